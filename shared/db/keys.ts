@@ -1,0 +1,30 @@
+import type { Ctx } from '../context';
+
+/**
+ * Key builders. Every key starts with the workspace taken from ctx (the verified token), never from input.
+ */
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+const ws = (ctx: Ctx): string => `WS#${ctx.workspaceId}`;
+
+/** The root item of an entity: one partition per entity, so its later children (ledger entries…) sit beside it. */
+export const entityKey = (ctx: Ctx, type: EntityType, id: string): Key => ({ pk: `${ws(ctx)}#${type}#${id}`, sk: type });
+
+/** The list index entry of an entity, ordered by creation. */
+export const listIndexKeys = (ctx: Ctx, type: EntityType, createdAt: string, id: string) => ({
+  gsi1pk: listPartition(ctx, type),
+  gsi1sk: `${createdAt}#${id}`,
+});
+
+export const listPartition = (ctx: Ctx, type: EntityType): string => `${ws(ctx)}#LIST#${type}`;
+
+/** Per-workspace counter of listed items of a type: the source of `meta.total`. */
+export const counterKey = (ctx: Ctx, type: EntityType): Key => ({ pk: `${ws(ctx)}#COUNTER`, sk: type });
+
+/** Per-workspace singletons (such as the default invoicing entity pointer). */
+export const settingKey = (ctx: Ctx, name: string): Key => ({ pk: `${ws(ctx)}#SETTING`, sk: name });
+
+export type EntityType = 'CUS' | 'IVE' | 'CLI' | (string & {});

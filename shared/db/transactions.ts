@@ -1,0 +1,57 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { ServiceUnavailable } from '../errors';
+import { db } from './client';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A condition of the transaction failed: `index` says which item, so the caller can say why. */
+export class ConditionFailed extends Error {
+  constructor(
+    readonly index: number,
+    readonly item?: Record<string, unknown>,
+  ) {
+    super(`Condition of transaction item ${index} failed`);
+  }
+}
+
+/** Errors that mean "try again": the request changed nothing and may be retried as is. */
+const TRANSIENT = new Set([
+  'TransactionConflictException',
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'TransactionInProgressException',
+  'InternalServerError',
+]);
+
+/**
+ * One all-or-nothing TransactWriteItems. A failed condition surfaces as ConditionFailed (with the item, when
+ * the entry asked for ReturnValuesOnConditionCheckFailure); a conflict or throttle as a retryable 503.
+ */
+export async function transactWrite(items: TransactItem[], clientRequestToken?: string): Promise<void> {
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: clientRequestToken }));
+  } catch (error) {
+    throw translateWriteError(error);
+  }
+}
+
+export function translateWriteError(error: unknown): unknown {
+  if (error instanceof TransactionCanceledException) {
+    const reasons = error.CancellationReasons ?? [];
+    const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+    if (failed >= 0) {
+      const item = reasons[failed]?.Item;
+      return new ConditionFailed(failed, item && unmarshall(item));
+    }
+    return new ServiceUnavailable();
+  }
+  if (error instanceof Error && error.name === 'ConditionalCheckFailedException') {
+    const item = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
+    return new ConditionFailed(0, item && unmarshall(item));
+  }
+  if (error instanceof Error && TRANSIENT.has(error.name)) return new ServiceUnavailable();
+  return error;
+}

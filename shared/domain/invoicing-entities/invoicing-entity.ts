@@ -1,0 +1,126 @@
+import type { Ctx } from '../../context';
+import { entityKey, listIndexKeys } from '../../db/keys';
+import type { StoredItem } from '../../db/items';
+
+export const ENTITY = 'IVE';
+
+export interface InvoicingEntity {
+  id: string;
+  name: string;
+  trade_name?: string;
+  timezone: string;
+  language: string;
+  is_default: boolean;
+  currency: string;
+  accounting_currency: string;
+  address_line1: string | null;
+  address_line2: string | null;
+  zip_code: string | null;
+  state: string | null;
+  city: string | null;
+  country: string;
+  registration_number: string | null;
+  tax_id: string | null;
+  tax_id_valid: boolean | null;
+  billing_email: string | null;
+  invoice_number_pattern: string;
+  credit_note_number_pattern: string;
+  document_number_pattern: string;
+  next_invoice_number: number;
+  next_credit_note_number: number;
+  next_document_number: number;
+  default_payment_delay: number;
+  invoice_grace_period_duration: number;
+  invoice_payment_initiation_delay: number | null;
+  document_payment_initiation_delay: number | null;
+  invoice_late_fees: string | null;
+  invoice_footer: string;
+  document_footer: string;
+  logo_url: string | null;
+  favicon_url: string | null;
+  brand_color: string | null;
+  forced_customer_type: 'corporate' | 'person' | null;
+  credit_note_wallet_refund_enabled: boolean;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** Stored form: timestamps kept to the millisecond, `document_footer` null when it falls back to the invoice footer. */
+export type EntityItem = StoredItem &
+  Omit<InvoicingEntity, 'document_footer' | 'trade_name'> & { trade_name: string | null; document_footer: string | null };
+
+export type EntityInput = Partial<Omit<EntityItem, keyof StoredItem | 'id' | 'created_at' | 'updated_at' | 'deleted_at' | 'tax_id_valid'>>;
+
+export const entityItemKey = (ctx: Ctx, id: string) => entityKey(ctx, ENTITY, id);
+
+export function newEntityItem(ctx: Ctx, id: string, input: EntityInput & Pick<EntityItem, 'name' | 'country' | 'currency'>, now: string): EntityItem {
+  return {
+    ...entityItemKey(ctx, id),
+    ...listIndexKeys(ctx, ENTITY, now, id),
+    _type: 'invoicing_entity',
+    _version: 0,
+    id,
+    trade_name: null,
+    timezone: 'Etc/UTC',
+    language: 'en',
+    is_default: false,
+    accounting_currency: input.accounting_currency ?? input.currency,
+    address_line1: null,
+    address_line2: null,
+    zip_code: null,
+    state: null,
+    city: null,
+    registration_number: null,
+    tax_id: null,
+    tax_id_valid: null,
+    billing_email: null,
+    invoice_number_pattern: 'INV-{number}',
+    credit_note_number_pattern: 'CN-{number}',
+    document_number_pattern: 'DOC-{number}',
+    next_invoice_number: 1,
+    next_credit_note_number: 1,
+    next_document_number: 1,
+    default_payment_delay: 30,
+    invoice_grace_period_duration: 0,
+    invoice_payment_initiation_delay: null,
+    document_payment_initiation_delay: null,
+    invoice_late_fees: null,
+    invoice_footer: '',
+    document_footer: null,
+    logo_url: null,
+    favicon_url: null,
+    brand_color: null,
+    forced_customer_type: null,
+    credit_note_wallet_refund_enabled: false,
+    ...withoutUndefined(input),
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+}
+
+const withoutUndefined = <T extends object>(input: T): T =>
+  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as T;
+
+/** Applies a partial update (omitted members kept, `null` clears) and refreshes the derived attributes. */
+export const applyEntityInput = (item: EntityItem, input: EntityInput, now: string): EntityItem => ({
+  ...item,
+  ...withoutUndefined(input),
+  updated_at: now,
+});
+
+/** The spec types the entity's timestamps as dates. */
+const day = (timestamp: string | null): string | null => timestamp && timestamp.slice(0, 10);
+
+export function toInvoicingEntity(item: EntityItem): InvoicingEntity {
+  const { pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, lf: _lf, _type, _version, trade_name, document_footer, ...rest } = item;
+  return {
+    ...rest,
+    ...(trade_name !== null && { trade_name }),
+    document_footer: document_footer ?? item.invoice_footer,
+    created_at: day(item.created_at)!,
+    updated_at: day(item.updated_at)!,
+    deleted_at: day(item.deleted_at),
+  };
+}

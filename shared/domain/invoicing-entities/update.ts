@@ -1,0 +1,37 @@
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import { putIfUnchanged, retryOnRace, versionCondition } from '../../db/items';
+import { transactWrite } from '../../db/transactions';
+import { RuleViolation } from '../../errors';
+import { becomeDefaultItems, readDefaultEntityId } from './default-entity';
+import { defaultRequired, entityDeleted } from './errors';
+import { applyEntityInput, toInvoicingEntity, type EntityInput, type EntityItem, type InvoicingEntity } from './invoicing-entity';
+import { findEntityItem } from './read';
+
+const COUNTERS = ['next_invoice_number', 'next_credit_note_number', 'next_document_number'] as const;
+
+/** Partial update. Counters may move forward only (a lower number would repeat issued numbers). */
+export async function updateInvoicingEntity(ctx: Ctx, id: string, input: EntityInput): Promise<InvoicingEntity> {
+  return retryOnRace(async () => {
+    const current = await findEntityItem(ctx, id, true);
+    if (current.deleted_at) throw entityDeleted(id);
+    for (const counter of COUNTERS) {
+      const next = input[counter];
+      if (next !== undefined && next < current[counter]) {
+        throw new RuleViolation('invalid_number_sequence', `${counter} cannot go back from ${current[counter]} to ${next}: those numbers may be issued already.`);
+      }
+    }
+    if (input.is_default === false && current.is_default) throw defaultRequired();
+    const now = ctx.clock.now().toISOString();
+    const updated = applyEntityInput(current, input, now);
+    if (input.is_default !== true || current.is_default) {
+      return toInvoicingEntity(await putIfUnchanged(updated, current._version));
+    }
+    const next: EntityItem = { ...updated, _version: current._version + 1 };
+    await transactWrite([
+      { Put: { TableName: tableName(), Item: next, ...versionCondition(current._version) } },
+      ...becomeDefaultItems(ctx, id, await readDefaultEntityId(ctx), now),
+    ]);
+    return toInvoicingEntity(next);
+  });
+}

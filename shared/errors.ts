@@ -1,0 +1,73 @@
+/** Typed domain errors. One mapper (shared/http/errors.ts) turns them into HTTP responses. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly status: number;
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request is malformed or fails validation. */
+export class InvalidRequest extends DomainError {
+  readonly status = 400;
+  constructor(message: string, errors?: FieldError[], code = 'invalid_request') {
+    super(code, message, errors);
+  }
+}
+
+/** 401: no valid token. */
+export class Unauthorized extends DomainError {
+  readonly status = 401;
+  constructor(message = 'A valid bearer token is required.') {
+    super('unauthorized', message);
+  }
+}
+
+/** 403: the token lacks a scope or the workspace claim. */
+export class Forbidden extends DomainError {
+  readonly status = 403;
+  constructor(message: string, code = 'insufficient_scope') {
+    super(code, message);
+  }
+}
+
+/** 404: unknown id, or an id of another workspace (indistinguishable on purpose). */
+export class NotFound extends DomainError {
+  readonly status = 404;
+  constructor(resource: string, id: string) {
+    super('not_found', `No ${resource} with id '${id}'.`);
+  }
+}
+
+/** 409: the resource is not in a state that allows the action. */
+export class Conflict extends DomainError {
+  readonly status = 409;
+  constructor(message: string, code = 'invalid_state_transition') {
+    super(code, message);
+  }
+}
+
+/** 422: well-formed, but breaks a business rule. */
+export class RuleViolation extends DomainError {
+  readonly status = 422;
+  constructor(code: string, message: string) {
+    super(code, message);
+  }
+}
+
+/** 503: a transient failure (throttling, transaction conflicts); the client may retry. */
+export class ServiceUnavailable extends DomainError {
+  readonly status = 503;
+  constructor(message = 'The service is busy; retry the request.') {
+    super('service_unavailable', message);
+  }
+}

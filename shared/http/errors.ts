@@ -1,0 +1,32 @@
+import type middy from '@middy/core';
+import { DomainError } from '../errors';
+import type { RouteMeta } from './route-meta';
+import { json, type HttpResponse } from './responses';
+
+/**
+ * Maps any error to a JSON response. Domain errors keep their status, code and message; anything else is a
+ * 500 with a generic message and the request id only (the details go to the log, never to the client).
+ */
+export function errorResponse(route: Pick<RouteMeta, 'errorFormat'>, error: unknown, requestId: string): HttpResponse {
+  if (error instanceof DomainError) {
+    if (route.errorFormat === 'oauth' && error.status === 400) return oauthError(error, requestId);
+    const body = { message: error.message, code: error.code, ...(error.errors && { errors: error.errors }), request_id: requestId };
+    return json(error.status, body, requestId);
+  }
+  console.error(JSON.stringify({ level: 'error', request_id: requestId, error: String(error), stack: (error as Error)?.stack }));
+  return json(500, { message: 'Internal server error.', code: 'internal_error', request_id: requestId }, requestId);
+}
+
+/** RFC 7591 §3.2.2: `invalid_redirect_uri` when a redirect URI is at fault, else `invalid_client_metadata`. */
+function oauthError(error: DomainError, requestId: string): HttpResponse {
+  const redirect = error.code === 'invalid_redirect_uri' || error.errors?.some((e) => e.path.startsWith('body.redirect_uris'));
+  const detail = error.errors?.map((e) => `${e.path.replace(/^body\./, '')} ${e.message}`).join('; ');
+  return json(400, { error: redirect ? 'invalid_redirect_uri' : 'invalid_client_metadata', error_description: detail || error.message }, requestId);
+}
+
+export const errorMapping = (route: RouteMeta): middy.MiddlewareObj => ({
+  onError: (request) => {
+    const requestId = (request.event as { requestContext?: { requestId?: string } }).requestContext?.requestId ?? 'unknown';
+    request.response = errorResponse(route, request.error, requestId);
+  },
+});

@@ -1,0 +1,48 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyResultV2 } from 'aws-lambda';
+import type { Ctx } from '../context';
+import { errorMapping } from './errors';
+import { requestCtx } from './request-context';
+import { requestParts } from './request-parts';
+import { json } from './responses';
+import type { RouteMeta } from './route-meta';
+
+export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+
+export interface HandlerInput<Body, Query, Path> {
+  ctx: Ctx;
+  path: Path;
+  query: Query;
+  body: Body;
+  headers: HttpEvent['headers'];
+}
+
+type Core<Body, Query, Path> = (input: HandlerInput<Body, Query, Path>) => Promise<unknown>;
+
+const inputs = new WeakMap<object, HandlerInput<unknown, unknown, unknown>>();
+
+/**
+ * The shared stack, in DESIGN.md §4 order: request context and scope (401/403) → body parsing (413/415/400)
+ * → validation of path, query and body (400) → the domain call → JSON response → error mapping.
+ * The core receives validated input and returns the resource; its status comes from the route table.
+ */
+export function httpHandler<Body = unknown, Query = Record<string, unknown>, Path = Record<string, string>>(
+  route: RouteMeta,
+  core: Core<Body, Query, Path>,
+) {
+  return middy<HttpEvent, APIGatewayProxyResultV2>()
+    .use({
+      before: ({ event }) => {
+        const ctx = requestCtx(event, route.scope);
+        const parts = requestParts(route, event);
+        inputs.set(event, { ctx, ...parts, headers: event.headers });
+      },
+    })
+    .use({
+      after: (request) => {
+        request.response = json(route.status, request.response, request.event.requestContext.requestId);
+      },
+    })
+    .use(errorMapping(route))
+    .handler(async (event) => core(inputs.get(event) as HandlerInput<Body, Query, Path>) as Promise<APIGatewayProxyResultV2>);
+}
