@@ -143,8 +143,8 @@ export function toCustomer(item: CustomerItem) {
     external_id: m.external_id,
     properties: m.properties,
     custom_properties: m.custom_properties,
-    billing_address: m.billing_address,
-    shipping_address: m.shipping_address,
+    billing_address: orderedAddress(m.billing_address),
+    shipping_address: orderedAddress(m.shipping_address),
     billing_email: m.billing_email,
     invoice_emails: m.invoice_emails,
     invoicing_entity_id: m.invoicing_entity_id,
@@ -170,3 +170,7 @@ export function toCustomer(item: CustomerItem) {
 }
 
 export type Customer = ReturnType<typeof toCustomer>;
+
+/** DynamoDB maps come back in any order; answer with the spec's member order. */
+export const orderedAddress = (a: Address | null): Address | null =>
+  a && { name: a.name, line1: a.line1, line2: a.line2, city: a.city, zip: a.zip, state: a.state, country: a.country };

@@ -1,0 +1,77 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
+
+/** The local issuer: what the AWS JWT authorizer checks (signature, issuer, audience, expiry), done here with jose. */
+export const LOCAL_ISSUER = 'urn:billing-api:local';
+export const LOCAL_AUDIENCE = 'billing-api';
+
+export interface LocalKeys {
+  privateJwk: JWK;
+  jwks: { keys: JWK[] };
+}
+
+/** Loads the RS256 key pair kept under `dir` (`.local/` by default), creating it on first use. */
+export async function loadOrCreateKeys(dir: string): Promise<LocalKeys> {
+  const file = join(dir, 'jwt-keys.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LocalKeys;
+  const keys = await generateKeys();
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
+  return keys;
+}
+
+export async function generateKeys(): Promise<LocalKeys> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const kid = `local-${Date.now().toString(36)}`;
+  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+  return { privateJwk, jwks: { keys: [publicJwk] } };
+}
+
+export interface TokenOptions {
+  workspace: string;
+  scope?: string;
+  expiresInSeconds?: number;
+  issuer?: string;
+  audience?: string;
+  subject?: string;
+}
+
+export async function signToken(keys: LocalKeys, options: TokenOptions): Promise<string> {
+  const key = await importJWK(keys.privateJwk, 'RS256');
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ workspace_id: options.workspace, scope: options.scope ?? 'read write' })
+    .setProtectedHeader({ alg: 'RS256', kid: keys.privateJwk.kid, typ: 'JWT' })
+    .setIssuer(options.issuer ?? LOCAL_ISSUER)
+    .setAudience(options.audience ?? LOCAL_AUDIENCE)
+    .setSubject(options.subject ?? 'local-developer')
+    .setIssuedAt(now)
+    .setExpirationTime(now + (options.expiresInSeconds ?? 3600))
+    .sign(key);
+}
+
+/** Returns a verifier of bearer tokens: the claims when valid, undefined otherwise (→ 401). */
+export function tokenVerifier(keys: LocalKeys) {
+  const keySet = createLocalJWKSet(keys.jwks);
+  return async (authorization: string | undefined): Promise<JWTPayload | undefined> => {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+    if (!match) return undefined;
+    try {
+      const { payload } = await jwtVerify(match[1]!, keySet, { issuer: LOCAL_ISSUER, audience: LOCAL_AUDIENCE, algorithms: ['RS256'] });
+      return payload;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** API Gateway hands claims to Lambda as strings (arrays flattened): mimic it so handlers meet the same shapes. */
+export function claimsAsApiGateway(payload: JWTPayload): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(payload).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? value : Array.isArray(value) ? `[${value.join(' ')}]` : String(value),
+    ]),
+  );
+}
