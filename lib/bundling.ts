@@ -1,0 +1,39 @@
+import type { BuildOptions } from 'esbuild';
+import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+
+/**
+ * An ESM bundle that includes the AWS SDK still contains CommonJS code calling `require`,
+ * which does not exist in ESM: without this banner the function crashes at import (DESIGN.md §12).
+ */
+export const createRequireBanner = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/**
+ * How every Lambda is bundled, for callers of esbuild.build (the benchmark). `lambdaBundling` below is the same
+ * thing for NodejsFunction, so the measured bundles are the deployed ones.
+ */
+export const lambdaEsbuildOptions = {
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  format: 'esm',
+  outExtension: { '.js': '.mjs' },
+  minify: true,
+  sourcemap: false,
+  // Prefer the SDK's ESM builds so esbuild can tree-shake them.
+  mainFields: ['module', 'main'],
+  banner: { js: createRequireBanner },
+  // Nothing external: the bundled, tree-shaken SDK loads faster than the runtime's full copy.
+  external: [],
+} satisfies BuildOptions;
+
+/** The same settings as CDK bundling options (NodejsFunction writes index.mjs for ESM by itself). */
+export const lambdaBundling: BundlingOptions = {
+  format: OutputFormat.ESM,
+  minify: lambdaEsbuildOptions.minify,
+  sourceMap: lambdaEsbuildOptions.sourcemap,
+  target: lambdaEsbuildOptions.target,
+  mainFields: [...lambdaEsbuildOptions.mainFields],
+  banner: lambdaEsbuildOptions.banner.js,
+  // An explicit empty list overrides CDK's default of marking @aws-sdk/* external.
+  externalModules: [],
+};

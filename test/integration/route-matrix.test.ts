@@ -1,0 +1,122 @@
+/**
+ * Cross-cutting guarantees, checked for every route of the route table: a route added tomorrow is covered the
+ * day it is added (and this file fails until it knows how to make that route's resource and a valid body).
+ */
+import { generateKeys, signToken } from '../../lib/local/jwt';
+import { routes, type RouteDefinition } from '../../functions/routes';
+import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
+
+/** Makes the resource a route's `{id}` names, in the given workspace. */
+const fixtures: Record<string, (client: Client) => Promise<string>> = {
+  '/v1/customers/{id}': async (client) => (await client.post('/v1/customers', { name: 'Owner’s customer' })).body.id,
+  // Not the default entity, so a leaked DELETE would succeed and be caught.
+  '/v1/invoicing-entities/{id}': async (client) =>
+    (await client.post('/v1/invoicing-entities', { name: 'Second', country: 'FR', currency: 'EUR' })).body.id,
+};
+
+/** A valid body per route that takes one. */
+const validBodies: Record<string, unknown> = {
+  createInvoicingEntity: { name: 'E', country: 'FR', currency: 'EUR' },
+  updateInvoicingEntity: { name: 'Changed by another workspace' },
+  createCustomer: { name: 'C' },
+  updateCustomer: { name: 'Changed by another workspace' },
+  registerOAuthClient: { redirect_uris: ['https://app.example.com/callback'] },
+};
+
+const fixtureKey = (route: RouteDefinition) => route.path.slice(0, route.path.indexOf('{id}') + 4);
+const withId = (route: RouteDefinition, id: string) => route.path.replace('{id}', encodeURIComponent(id));
+const label = (route: RouteDefinition) => `${route.method} ${route.path}`;
+
+let api: TestApi;
+let owner: Client;
+beforeAll(async () => {
+  api = await startTestApi();
+  owner = await api.client();
+  await withEntity(owner);
+});
+afterAll(() => api.close());
+
+async function call(route: RouteDefinition, headers: Record<string, string>, body?: string, id = 'id_unknown') {
+  const hasBody = route.request.body !== undefined;
+  return api.raw(route.method, withId(route, id), {
+    headers: { ...(hasBody && { 'content-type': 'application/json' }), ...headers },
+    body: hasBody ? (body ?? JSON.stringify(validBodies[route.id])) : undefined,
+  });
+}
+
+const errorOf = (route: RouteDefinition, body: any) => (route.errorFormat === 'oauth' ? body.error : body.code);
+
+describe('the route table', () => {
+  it('knows a fixture for every {id} and a valid body for every body', () => {
+    for (const route of routes) {
+      if (route.path.includes('{id}')) expect([label(route), fixtures[fixtureKey(route)] !== undefined]).toEqual([label(route), true]);
+      if (route.request.body) expect([route.id, validBodies[route.id] !== undefined]).toEqual([route.id, true]);
+    }
+  });
+});
+
+describe.each(routes.map((r) => [label(r), r] as const))('%s', (_, route) => {
+  it('answers 401 without a valid token (none, bad signature, expired, wrong audience, wrong issuer)', async () => {
+    const strangerKeys = await generateKeys();
+    const tokens = [
+      undefined,
+      await signToken(strangerKeys, { workspace: owner.workspace }),
+      await signToken(api.keys, { workspace: owner.workspace, expiresInSeconds: -60 }),
+      await signToken(api.keys, { workspace: owner.workspace, audience: 'another-api' }),
+      await signToken(api.keys, { workspace: owner.workspace, issuer: 'https://evil.example.com/' }),
+      'not-a-jwt',
+    ];
+    for (const token of tokens) {
+      const reply = await call(route, token ? { authorization: `Bearer ${token}` } : {});
+      expect([token, reply.status]).toEqual([token, 401]);
+      expect(reply.body.code).toBe('unauthorized');
+    }
+  });
+
+  it('answers 403 when the token lacks the scope or the workspace', async () => {
+    const tokens = [await signToken(api.keys, { workspace: '', scope: 'read write' })];
+    if (route.scope !== 'any') {
+      const other = route.scope === 'read' ? 'write' : 'read';
+      tokens.push(await signToken(api.keys, { workspace: owner.workspace, scope: other }));
+      tokens.push(await signToken(api.keys, { workspace: owner.workspace, scope: '' }));
+    }
+    for (const token of tokens) {
+      const reply = await call(route, { authorization: `Bearer ${token}` });
+      expect(reply.status).toBe(403);
+      expect(reply.body).toMatchObject({ code: expect.any(String), message: expect.any(String), request_id: expect.any(String) });
+    }
+  });
+
+  if (route.path.includes('{id}')) {
+    it("answers 404 for another workspace's id and changes nothing", async () => {
+      const id = await fixtures[fixtureKey(route)]!(owner);
+      const readPath = fixtureKey(route).replace('{id}', id);
+      const before = await owner.get(readPath);
+      const intruder = await api.client();
+      await withEntity(intruder);
+      const reply = await call(route, { authorization: `Bearer ${intruder.token}` }, undefined, id);
+      expect(reply.status).toBe(404);
+      expect(reply.body.code).toBe('not_found');
+      expect(await owner.get(readPath)).toMatchObject({ status: 200, body: before.body });
+    });
+  }
+
+  if (route.request.body) {
+    it('answers 400 with a JSON error body for malformed JSON and for wrong types', async () => {
+      const authorization = `Bearer ${owner.token}`;
+      const firstMember = Object.entries((route.request.body!.properties ?? {}) as Record<string, { type?: string }>)[0]!;
+      const wrongValue = firstMember[1].type === 'string' ? 12345 : 'not-the-right-type';
+      for (const body of ['{"name": ', 'not json', '[]', '"a string"', JSON.stringify({ [firstMember[0]]: wrongValue })]) {
+        const reply = await call(route, { authorization }, body, 'id_unknown');
+        expect([body, reply.status]).toEqual([body, 400]);
+        expect(reply.headers.get('content-type')).toContain('application/json');
+        expect(errorOf(route, reply.body)).toEqual(expect.any(String));
+      }
+    });
+
+    it('answers 415 for a body that is not declared JSON', async () => {
+      const reply = await call(route, { authorization: `Bearer ${owner.token}`, 'content-type': 'text/plain' });
+      expect(reply.status).toBe(415);
+    });
+  }
+});
