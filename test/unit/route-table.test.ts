@@ -1,0 +1,36 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { routes } from '../../functions/routes';
+
+describe('the route table', () => {
+  it('has unique ids and unique method + path pairs', () => {
+    expect(new Set(routes.map((r) => r.id)).size).toBe(routes.length);
+    expect(new Set(routes.map((r) => `${r.method} ${r.path}`)).size).toBe(routes.length);
+  });
+
+  it('needs read for GET and write for the rest (DESIGN.md §7); only client registration takes any scope', () => {
+    for (const route of routes) {
+      const expected = route.path === '/oauth/register' ? 'any' : route.method === 'GET' ? 'read' : 'write';
+      expect([route.id, route.scope]).toEqual([route.id, expected]);
+    }
+  });
+
+  it('points every route at a handler module that exports handler and uses its own generated validators', () => {
+    for (const route of routes) {
+      expect([route.handler, existsSync(route.handler)]).toEqual([route.handler, true]);
+      const source = readFileSync(route.handler, 'utf8');
+      expect(source).toContain('export const handler');
+      expect([route.handler, source.includes(`schemas/generated/${route.id}.js'`)]).toEqual([route.handler, true]);
+    }
+  });
+
+  it('declares a path schema exactly when the path has parameters', () => {
+    for (const route of routes) expect([route.id, route.path.includes('{')]).toEqual([route.id, route.request.path !== undefined]);
+  });
+
+  it('answers create with 201 and everything else with 200 (decisions.md)', () => {
+    for (const route of routes) {
+      const creates = route.method === 'POST' && !/\/\{id\}\//.test(route.path);
+      expect([route.id, route.response.status]).toEqual([route.id, creates ? 201 : 200]);
+    }
+  });
+});
