@@ -2,8 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
 import { retryOnRace } from '../../db/items';
-import { counterUpdate } from '../../db/pagination';
-import { ConditionFailed, transactWrite, translateWriteError } from '../../db/transactions';
+import { asSoftDeleted, softDelete } from '../../db/soft-delete';
+import { ConditionFailed, translateWriteError } from '../../db/transactions';
 import { CUSTOMER, customerItemKey, toCustomer, type Customer, type CustomerItem } from './customer';
 import { customerNotFound, findCustomerItem } from './read';
 import { customerDeleted } from './update';
@@ -37,26 +37,13 @@ export async function setCustomerStatus(ctx: Ctx, id: string, status: 'active' |
   }
 }
 
-/** Soft delete: `deleted_at` set and the customer leaves the list and its count, in one transaction. */
+/** Soft delete (see softDelete): the customer keeps answering GET with `deleted_at`. Deleting twice returns it. */
 export async function deleteCustomer(ctx: Ctx, id: string): Promise<Customer> {
   return retryOnRace(async () => {
     const current = await findCustomerItem(ctx, id);
     if (current.deleted_at) return toCustomer(current);
     const now = ctx.clock.now().toISOString();
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName(),
-          Key: customerItemKey(ctx, id),
-          UpdateExpression: 'SET deleted_at = :now, updated_at = :now, #v = #v + :one REMOVE gsi1pk, gsi1sk',
-          ConditionExpression: '#v = :version',
-          ExpressionAttributeNames: { '#v': '_version' },
-          ExpressionAttributeValues: { ':now': now, ':one': 1, ':version': current._version },
-        },
-      },
-      counterUpdate(ctx, CUSTOMER, -1),
-    ]);
-    const { gsi1pk: _p, gsi1sk: _s, ...rest } = current;
-    return toCustomer({ ...rest, deleted_at: now, updated_at: now, _version: current._version + 1 });
+    await softDelete(ctx, CUSTOMER, customerItemKey(ctx, id), current._version, now);
+    return toCustomer(asSoftDeleted(current, now));
   });
 }
