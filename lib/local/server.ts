@@ -91,15 +91,22 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
   response.end(JSON.stringify(body));
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > GATEWAY_MAX_BODY) return undefined;
-    chunks.push(chunk as Buffer);
+/** Reads the body, or undefined past API Gateway's limit. A request that announces no body is not read at all. */
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
+    request.resume();
+    return Promise.resolve(Buffer.alloc(0));
   }
-  return Buffer.concat(chunks);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_MAX_BODY) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(size > GATEWAY_MAX_BODY ? undefined : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
 }
 
 /** Payload 2.0 responses: a structured result, or any other value, which API Gateway sends as JSON with 200. */

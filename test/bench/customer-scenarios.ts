@@ -1,0 +1,77 @@
+/**
+ * GET and PUT /v1/customers/{id}, each beside its DynamoDB floor. Imports the shared table client: import this
+ * module only once DYNAMODB_ENDPOINT and TABLE_NAME are set.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { makeCtx } from '../../shared/context';
+import { db, dynamoCallCount, tableName } from '../../shared/db/client';
+import { versionCondition } from '../../shared/db/items';
+import { customerItemKey, customerListFields, type CustomerItem } from '../../shared/domain/customers/customer';
+import { tokenVerifier, type LocalKeys } from '../../lib/local/jwt';
+import { directInvoker } from './direct-invoke';
+import { apiClient } from './http';
+import { measureAgainstFloor, measureAlone, type PairResult, type Summary } from './latency';
+
+export interface CustomerResults {
+  get: PairResult;
+  put: PairResult;
+  /** The same handlers called in-process: what the function itself adds to the floor. */
+  getHandler: PairResult;
+  putHandler: PairResult;
+  /** GET /health: the local HTTP round trip alone (no token check, no handler, no DynamoDB). */
+  http: Summary;
+  /** The local RS256 token verification alone (API Gateway's JWT authorizer on AWS). */
+  tokenCheck: Summary;
+}
+
+export interface CustomerBench {
+  baseUrl: string;
+  keys: LocalKeys;
+  workspaceId: string;
+  token: string;
+  counts: { warmup: number; measured: number };
+  /** Floor operations sent before anything is recorded: DynamoDB Local (Java) keeps getting faster for ~2,000. */
+  dynamoWarmup: number;
+}
+
+export async function measureCustomerRoutes({ baseUrl, keys, workspaceId, token, counts, dynamoWarmup }: CustomerBench): Promise<CustomerResults> {
+  const call = apiClient(baseUrl, token);
+  await call('POST', '/v1/invoicing-entities', 201, { name: 'Bench SAS', country: 'FR', currency: 'EUR' });
+  const { id } = await call<{ id: string }>('POST', '/v1/customers', 201, { name: 'Bench 0' });
+  const key = customerItemKey(makeCtx(workspaceId, 'bench'), id);
+  const path = `/v1/customers/${id}`;
+
+  // The handler's read (shared/domain/customers/read.ts): one strongly consistent GetItem.
+  const readItem = async (): Promise<CustomerItem> => {
+    const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+    if (!Item) throw new Error(`floor: customer ${id} not found`);
+    return Item as CustomerItem;
+  };
+  // The handler's write for a name change (shared/domain/customers/update.ts, db/items.ts putIfUnchanged): that
+  // read, then a PutItem of the whole item, conditional on the version read.
+  const readThenPut = async (i: number): Promise<void> => {
+    const current = await readItem();
+    const next: CustomerItem = { ...current, name: `Bench floor ${i}`, updated_at: new Date().toISOString(), _version: current._version + 1 };
+    next.lf = customerListFields(next);
+    await db.send(new PutCommand({ TableName: tableName(), Item: next, ...versionCondition(current._version) }));
+  };
+
+  // Without this, whichever pair runs first meets a slower DynamoDB Local and every absolute number drifts.
+  for (let i = 0; i < dynamoWarmup; i++) await (i % 4 === 3 ? readThenPut(i) : readItem());
+
+  const pair = (route: (i: number) => Promise<unknown>, floor: (i: number) => Promise<unknown>) =>
+    measureAgainstFloor({ ...counts, callCount: dynamoCallCount, route, floor });
+  const invokeGet = await directInvoker('getCustomer', keys, token);
+  const invokePut = await directInvoker('updateCustomer', keys, token);
+
+  const get = await pair(() => call('GET', path, 200), readItem);
+  const getHandler = await pair(() => invokeGet(path, { id }, 200), readItem);
+  const put = await pair((i) => call('PUT', path, 200, { name: `Bench ${i}` }), readThenPut);
+  const putHandler = await pair((i) => invokePut(path, { id }, 200, { name: `Bench direct ${i}` }), readThenPut);
+
+  const http = await measureAlone(() => call("GET", "/health", 200), counts.warmup, counts.measured);
+  // A fresh verifier each time: the first sight of a token, before the server remembers it.
+  const tokenCheck = await measureAlone(() => tokenVerifier(keys)(`Bearer ${token}`), counts.warmup, counts.measured);
+
+  return { get, put, getHandler, putHandler, http, tokenCheck };
+}

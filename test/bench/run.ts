@@ -1,0 +1,96 @@
+/**
+ * npm run bench: latency beside the DynamoDB floor, DynamoDB calls per request, bundle sizes and import times,
+ * in one run against one in-memory DynamoDB Local. Writes docs/benchmarks.md. A measurement, not a test: it exits
+ * 0 when a target fails, and says FAIL.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { routes } from '../../functions/routes';
+import { ensureTable } from '../../lib/local/create-table';
+import { startDynamoLocal, type RunningDynamo } from '../../lib/local/dynamodb-local';
+import { generateKeys, signToken } from '../../lib/local/jwt';
+import { measureBundles } from './bundles';
+import { bundleTable, getReading, latencyTable, markdownReport, overheadTable, targetTable } from './report';
+import { checkTargets } from './targets';
+
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const COUNTS = { warmup: 50, measured: 300 };
+const DYNAMO_WARMUP = 2000;
+const IMPORT_RUNS = 15;
+const BASELINE = { name: 'empty handler (baseline)', entry: 'test/bench/empty-handler.ts' };
+
+process.env.TABLE_NAME = 'billing-bench';
+process.env.AWS_REGION = 'local';
+// Lambda runs Node 22; the SDK's notice about Node 20 on this machine is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+let dynamo: RunningDynamo | undefined;
+const outRoot = mkdtempSync(join(tmpdir(), 'billing-bench-'));
+
+async function cleanUp(): Promise<void> {
+  rmSync(outRoot, { recursive: true, force: true });
+  await dynamo?.stop();
+  dynamo = undefined;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+
+  // Bundles first, before Java runs: import times are taken on an otherwise idle machine.
+  console.error(`Bundling ${routes.length} functions and timing ${IMPORT_RUNS} imports of each…`);
+  const bundles = await measureBundles([BASELINE, ...routes.map((r) => ({ name: r.id, entry: r.handler }))], { projectRoot, outRoot, runs: IMPORT_RUNS });
+  const [baseline, ...functions] = bundles as [(typeof bundles)[number], ...typeof bundles];
+
+  console.error('Starting DynamoDB Local (in memory)…');
+  dynamo = await startDynamoLocal();
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!);
+
+  // Only now: the shared table client reads DYNAMODB_ENDPOINT when its module is first imported.
+  const { startLocalApi } = await import('../../lib/local/server');
+  const { measureCustomerRoutes } = await import('./customer-scenarios');
+  const keys = await generateKeys();
+  const api = await startLocalApi({ keys, port: 0 });
+  const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
+  const token = await signToken(keys, { workspace, scope: 'read write' });
+
+  console.error(`Measuring GET and PUT /v1/customers/{id} (${COUNTS.warmup} warm-up + ${COUNTS.measured} requests each)…`);
+  const customers = await measureCustomerRoutes({ baseUrl: api.url, keys, workspaceId: workspace, token, counts: COUNTS, dynamoWarmup: DYNAMO_WARMUP }).finally(() => api.close());
+  if (customers.get.callsPerRequest === 0) throw new Error('dynamoCallCount() saw no calls: not the module instance the handlers use');
+
+  const checks = checkTargets(customers, functions, baseline);
+  const facts = {
+    date: new Date(),
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model.trim() ?? 'unknown CPU',
+    platform: `${platform()} ${release()}`,
+    seconds: (performance.now() - started) / 1000,
+    ...COUNTS,
+    importRuns: IMPORT_RUNS,
+    dynamoWarmup: DYNAMO_WARMUP,
+  };
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, functions, baseline, checks));
+
+  console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
+  const failed = checks.filter((c) => !c.pass);
+  console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);
+  console.log('Written to docs/benchmarks.md');
+}
+
+try {
+  await main();
+  await cleanUp();
+  process.exit(0);
+} catch (error) {
+  console.error(error);
+  await cleanUp();
+  process.exit(1);
+}
