@@ -1,9 +1,9 @@
-/** Jest in native ESM mode (middy ≥ 5 is ESM-only): TypeScript via @swc/jest, run with --experimental-vm-modules. */
+/** Jest in native ESM mode (middy ≥ 5 is ESM-only): TypeScript via esbuild, run with --experimental-vm-modules. */
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'es6' } }],
+    '^.+\\.ts$': '<rootDir>/test/support/esbuild-transform.js',
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
