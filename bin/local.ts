@@ -1,6 +1,7 @@
 /**
  * npm start: the whole API on this machine. Starts DynamoDB Local (data under .local/dynamodb, or in memory with
- * --in-memory) unless DYNAMODB_ENDPOINT points at one, creates the table, and serves every route.
+ * --in-memory) unless DYNAMODB_ENDPOINT points at one, creates the table, serves every route, and feeds the table's
+ * stream to the stream handler as Lambda would.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -42,9 +43,24 @@ const keys = await loadOrCreateKeys(localDir);
 const api = await startLocalApi({ keys, port, host: values.host });
 const token = await signToken(keys, { workspace: 'ws_local', scope: 'read write', expiresInSeconds: 24 * 3600 });
 
+// The table's stream feeds the stream handler and webhook deliveries go out, as on AWS. Stream checkpoints sit
+// next to the data, unless that is in memory. Webhook endpoints may use plain http to this machine.
+process.env.WEBHOOKS_ALLOW_HTTP_LOOPBACK ??= 'true';
+const { startEventRuntime } = await import('../lib/local/event-runtime');
+const checkpointFile = values['in-memory'] ? undefined : join(localDir, 'stream-checkpoints.json');
+const events = await startEventRuntime({
+  endpoint: process.env.DYNAMODB_ENDPOINT!,
+  tableName: process.env.TABLE_NAME,
+  from: 'trim_horizon',
+  checkpointFile,
+  deliveryTickMs: 250,
+});
+const streamLine = `polled into functions/streams/events.ts${checkpointFile ? ' (checkpoints in .local/stream-checkpoints.json)' : ''}; webhook deliveries every 250 ms`;
+
 console.log(`Billing API listening on ${api.url}
   DynamoDB: ${process.env.DYNAMODB_ENDPOINT} (${dynamo ? (values['in-memory'] ? 'DynamoDB Local, in memory' : 'DynamoDB Local, data in .local/dynamodb') : 'DYNAMODB_ENDPOINT'}), table '${process.env.TABLE_NAME}' ${table}
   OpenAPI:  ${api.url}/openapi.json
+  Stream:   ${streamLine}
 
 Development token (workspace ws_local, scopes read write, valid 24 h):
 
@@ -54,6 +70,7 @@ Try: curl -H "Authorization: Bearer $TOKEN" ${api.url}/v1/customers
 `);
 
 async function shutdown(): Promise<void> {
+  await events.stop();
   await api.close();
   await dynamo?.stop();
   process.exit(0);

@@ -35,6 +35,22 @@ export function ulid(time: number = Date.now()): string {
   return timePart + lastRandom.map((d) => ALPHABET[d]).join('');
 }
 
+/**
+ * A ULID made from a time and a seed instead of randomness: the same seed gives the same id, so work that is
+ * retried (a stream batch delivered twice) writes the same items, not duplicates.
+ */
+export function deterministicUlid(time: number, seed: Buffer): string {
+  let timePart = '';
+  for (let t = time, i = 0; i < 10; i++, t = Math.floor(t / 32)) timePart = ALPHABET[t % 32] + timePart;
+  return timePart + Array.from({ length: 16 }, (_, i) => ALPHABET[seed[i]! % 32]).join('');
+}
+
+/** The smallest and largest ULIDs of a millisecond: bounds for time-range key conditions. */
+export const ulidTimeBounds = (time: number): [string, string] => {
+  const start = deterministicUlid(time, Buffer.alloc(16, 0));
+  return [start, start.slice(0, 10) + 'Z'.repeat(16)];
+};
+
 export type IdPrefix = 'cus' | 'ive' | 'cli' | (string & {});
 
 export const newId = (prefix: IdPrefix, time?: number): string => `${prefix}_${ulid(time)}`;

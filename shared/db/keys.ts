@@ -27,4 +27,8 @@ export const counterKey = (ctx: Ctx, type: EntityType): Key => ({ pk: `${ws(ctx)
 /** Per-workspace singletons (such as the default invoicing entity pointer). */
 export const settingKey = (ctx: Ctx, name: string): Key => ({ pk: `${ws(ctx)}#SETTING`, sk: name });
 
+/** An item of a per-workspace collection kept sorted by id (ULIDs sort by time): webhook messages, events. */
+export const collectionKey = (ctx: Ctx, collection: string, id: string): Key => ({ pk: collectionPartition(ctx, collection), sk: id });
+export const collectionPartition = (ctx: Ctx, collection: string): string => `${ws(ctx)}#${collection}`;
+
 export type EntityType = 'CUS' | 'IVE' | 'CLI' | (string & {});

@@ -126,13 +126,17 @@ async function batchGet(keys: Key[]): Promise<Record<string, unknown>[]> {
   return keys.map((k) => found.get(`${k.pk}|${k.sk}`)).filter((item): item is Record<string, unknown> => !!item);
 }
 
-/** The counter update that goes in the same transaction as the insert (+1) or the removal (-1). */
-export const counterUpdate = (ctx: Ctx, type: EntityType, delta: 1 | -1) => ({
+/**
+ * The counter update that goes in the same transaction as the insert (+1) or the removal (-1). With `max`, the
+ * insert fails its condition once the workspace holds that many.
+ */
+export const counterUpdate = (ctx: Ctx, type: EntityType, delta: 1 | -1, max?: number) => ({
   Update: {
     TableName: tableName(),
     Key: counterKey(ctx, type),
     UpdateExpression: 'ADD #total :d',
     ExpressionAttributeNames: { '#total': 'total' },
-    ExpressionAttributeValues: { ':d': delta },
+    ExpressionAttributeValues: { ':d': delta, ...(max !== undefined && { ':max': max }) },
+    ...(max !== undefined && { ConditionExpression: 'attribute_not_exists(#total) OR #total < :max' }),
   },
 });

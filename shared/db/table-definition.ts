@@ -9,7 +9,16 @@ export const tableDefinition = {
   ttlAttribute: 'ttl',
   globalIndexes: [
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: { type: 'INCLUDE', attributes: ['lf'] } },
+    // Webhook messages by event type: `gsi2pk` = `WS#<ws>#MSGTYPE#<event_type>`, `gsi2sk` = the message id.
+    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: { type: 'ALL' } },
   ],
-} as const;
+} as const satisfies { globalIndexes: readonly IndexDefinition[] } & Record<string, unknown>;
+
+interface IndexDefinition {
+  name: string;
+  partitionKey: string;
+  sortKey: string;
+  projection: { type: 'INCLUDE'; attributes: readonly string[] } | { type: 'ALL' } | { type: 'KEYS_ONLY' };
+}
 
 export type IndexName = (typeof tableDefinition.globalIndexes)[number]['name'];

@@ -131,7 +131,9 @@ describe('table', () => {
           { AttributeName: i.partitionKey, KeyType: 'HASH' },
           { AttributeName: i.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: i.projection.type, NonKeyAttributes: [...i.projection.attributes] },
+        Projection: 'attributes' in i.projection
+          ? { ProjectionType: i.projection.type, NonKeyAttributes: [...i.projection.attributes] }
+          : { ProjectionType: i.projection.type },
       })),
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
       TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },

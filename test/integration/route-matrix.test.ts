@@ -12,7 +12,16 @@ const fixtures: Record<string, (client: Client) => Promise<string>> = {
   // Not the default entity, so a leaked DELETE would succeed and be caught.
   '/v1/invoicing-entities/{id}': async (client) =>
     (await client.post('/v1/invoicing-entities', { name: 'Second', country: 'FR', currency: 'EUR' })).body.id,
+  '/v1/webhooks/endpoints/{id}': async (client) => (await client.post('/v1/webhooks/endpoints', quietEndpoint)).body.id,
+  '/v1/webhooks/messages/{id}': async (client) => {
+    await client.post('/v1/customers', { name: 'Makes a message' });
+    await api.events.settle();
+    return (await client.get('/v1/webhooks/messages?limit=1')).body.data[0].id;
+  },
 };
+
+/** Subscribed to an event these tests never cause, so nothing is ever queued for delivery to it. */
+const quietEndpoint = { url: 'https://hooks.example.com/matrix', event_types: ['payment_method.deleted'] };
 
 /** A valid body per route that takes one. */
 const validBodies: Record<string, unknown> = {
@@ -21,6 +30,8 @@ const validBodies: Record<string, unknown> = {
   createCustomer: { name: 'C' },
   updateCustomer: { name: 'Changed by another workspace' },
   registerOAuthClient: { redirect_uris: ['https://app.example.com/callback'] },
+  createWebhookEndpoint: quietEndpoint,
+  updateWebhookEndpoint: { description: 'Changed by another workspace' },
 };
 
 const fixtureKey = (route: RouteDefinition) => route.path.slice(0, route.path.indexOf('{id}') + 4);
@@ -30,7 +41,7 @@ const label = (route: RouteDefinition) => `${route.method} ${route.path}`;
 let api: TestApi;
 let owner: Client;
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ events: true });
   owner = await api.client();
   await withEntity(owner);
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateKeys, signToken, type LocalKeys, type TokenOptions } from '../../lib/local/jwt';
 import { startLocalApi, type LocalApi } from '../../lib/local/server';
+import { startEventPipeline, type EventPipeline } from './event-pipeline';
 
 export interface Reply<T = any> {
   status: number;
@@ -24,15 +25,22 @@ export interface TestApi {
   /** A client of a fresh workspace (or the named one) holding a valid token. */
   client(options?: Partial<TokenOptions>): Promise<Client>;
   raw(method: string, path: string, init?: { headers?: Record<string, string>; body?: string }): Promise<Reply>;
+  /** The stream → events → deliveries pipeline over this API's workspaces (started with `events: true`). */
+  events: EventPipeline;
   close(): Promise<void>;
 }
 
 export const newWorkspace = (): string => `ws_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
 
-/** The real local server (route table, JWT checks, real handlers) on a free port, against the test DynamoDB. */
-export async function startTestApi(): Promise<TestApi> {
+/**
+ * The real local server (route table, JWT checks, real handlers) on a free port, against the test DynamoDB; with
+ * `events`, also the stream poller and delivery queue of `npm start`, limited to this API's workspaces.
+ */
+export async function startTestApi(options: { events?: boolean } = {}): Promise<TestApi> {
   const keys = await generateKeys();
   const api: LocalApi = await startLocalApi({ keys, port: 0 });
+  const workspaces = new Set<string>();
+  const events = options.events ? await startEventPipeline(workspaces) : undefined;
 
   async function raw(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
     const response = await fetch(api.url + path, { method, headers: init.headers, body: init.body });
@@ -48,6 +56,7 @@ export async function startTestApi(): Promise<TestApi> {
 
   async function client(options: Partial<TokenOptions> = {}): Promise<Client> {
     const workspace = options.workspace ?? newWorkspace();
+    workspaces.add(workspace);
     const token = await signToken(keys, { ...options, workspace });
     const call = (method: string) => (path: string, body?: unknown) =>
       raw(method, path, {
@@ -57,7 +66,20 @@ export async function startTestApi(): Promise<TestApi> {
     return { workspace, token, get: call('GET'), post: call('POST'), put: call('PUT'), patch: call('PATCH'), delete: call('DELETE') };
   }
 
-  return { url: api.url, keys, client, raw, close: api.close };
+  const noPipeline = () => {
+    throw new Error('start the test API with { events: true }');
+  };
+  return {
+    url: api.url,
+    keys,
+    client,
+    raw,
+    events: events ?? { settle: noPipeline, deliverDue: noPipeline, queue: undefined as never, stop: async () => undefined },
+    close: async () => {
+      await events?.stop();
+      await api.close();
+    },
+  };
 }
 
 /** Creates the invoicing entity most tests need before customers. */

@@ -1,0 +1,24 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { clock } from '../../shared/clock';
+import { deliver } from '../../shared/domain/webhooks/deliver';
+import { deliveryQueue, type DeliveryJob } from '../../shared/domain/webhooks/delivery-queue';
+
+/**
+ * The SQS consumer of delivery jobs. SQS delays a message by 15 minutes at most, so a job that is not due yet
+ * goes back to the queue with the rest of its wait. A job that throws is reported and retried by SQS (then
+ * dead-lettered); a failed HTTP attempt is not an error: it is recorded and rescheduled.
+ */
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const failures: SQSBatchResponse['batchItemFailures'] = [];
+  for (const record of event.Records) {
+    try {
+      const job = JSON.parse(record.body) as DeliveryJob;
+      if (Date.parse(job.notBefore) > clock.now().getTime() + 1000) await deliveryQueue(() => clock.now()).enqueue(job);
+      else await deliver(job);
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', sqs_message: record.messageId, error: String(error) }));
+      failures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures: failures };
+}

@@ -1,0 +1,13 @@
+import type { EventDraft } from '../events/catalog';
+import { changedPublicly } from '../events/changed';
+import { toCustomer, type CustomerItem } from './customer';
+
+/** Customer changes → events: a soft delete is `deleted`, a status move `archived`/`unarchived`, anything else visible `updated`. */
+export function customerEvents(before: CustomerItem | undefined, after: CustomerItem | undefined): EventDraft[] {
+  if (!after) return [];
+  const data = toCustomer(after);
+  if (!before) return [{ type: 'customer.created', data }];
+  if (!before.deleted_at && after.deleted_at) return [{ type: 'customer.deleted', data }];
+  if (before.status !== after.status) return [{ type: after.status === 'archived' ? 'customer.archived' : 'customer.unarchived', data }];
+  return changedPublicly(toCustomer(before), data) ? [{ type: 'customer.updated', data }] : [];
+}

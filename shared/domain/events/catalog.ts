@@ -1,0 +1,26 @@
+/** Every event type of decisions.md ("Webhook messages"), dotted `<object>.<action>`. */
+export const EVENT_TYPES = [
+  'customer.created', 'customer.updated', 'customer.archived', 'customer.unarchived', 'customer.deleted',
+  'invoicing_entity.created', 'invoicing_entity.updated',
+  'product.created', 'product.updated', 'product.archived', 'product.unarchived',
+  'price_configuration.created', 'price_configuration.updated', 'price_configuration.archived',
+  'coupon.created', 'coupon.updated', 'coupon.deleted',
+  'promotion_code.created', 'promotion_code.updated', 'promotion_code.deleted',
+  'quote.created', 'quote.updated', 'quote.approved', 'quote.sent', 'quote.signed', 'quote.voided',
+  'subscription.created', 'subscription.activated', 'subscription.updated', 'subscription.cancelled',
+  'invoice.created', 'invoice.grace_period.started', 'invoice.ready', 'invoice.settled', 'invoice.errored', 'invoice.voided',
+  'credit_note.ready', 'credit_note.settled',
+  'wallet.created', 'wallet.updated', 'wallet.credited', 'wallet.debited',
+  'credit.created', 'credit.topup_transaction_created', 'credit.usage_transaction_created',
+  'credit.expiration_transaction_created', 'credit.low_balance', 'credit.balance_at_zero',
+  'payment_method.created', 'payment_method.deleted',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An event the mapping derived from one item change, before it is given ids and stored. */
+export interface EventDraft {
+  type: EventType;
+  /** The resource's public representation. */
+  data: object;
+}

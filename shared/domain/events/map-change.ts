@@ -1,0 +1,31 @@
+import { customerEvents } from '../customers/events';
+import { invoicingEntityEvents } from '../invoicing-entities/events';
+import type { EventDraft } from './catalog';
+
+type Image = Record<string, unknown>;
+type Mapper = (before: never, after: never) => EventDraft[];
+
+/**
+ * Which item types produce events, by their `_type`. Anything else (events, messages, deliveries, endpoints,
+ * counters, settings, OAuth clients) produces none, so the stream never feeds on its own output.
+ */
+const MAPPERS: Record<string, Mapper> = {
+  customer: customerEvents,
+  invoicing_entity: invoicingEntityEvents,
+};
+
+/** The one pure function of DESIGN.md §6: an item change (old image, new image) → the events it means. */
+export function mapChange(before: Image | undefined, after: Image | undefined): EventDraft[] {
+  const type = (after ?? before)?._type;
+  const mapper = typeof type === 'string' ? MAPPERS[type] : undefined;
+  return mapper ? (mapper as (b: Image | undefined, a: Image | undefined) => EventDraft[])(before, after) : [];
+}
+
+/** Item types whose changes can produce events (the CDK stream filter is built from this). */
+export const EVENT_SOURCE_TYPES = Object.keys(MAPPERS);
+
+/** The workspace of an item, from its key (`WS#<workspace>#…`). */
+export function workspaceOf(pk: unknown): string | undefined {
+  const match = typeof pk === 'string' ? /^WS#([^#]+)#/.exec(pk) : null;
+  return match?.[1];
+}

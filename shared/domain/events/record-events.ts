@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import { collectionKey } from '../../db/keys';
+import { ConditionFailed, transactWrite } from '../../db/transactions';
+import { deterministicUlid } from '../../ids';
+import type { EventDraft } from './catalog';
+import { EVENTS, messageKey, messagesByTypePartition, type MessageItem } from './messages';
+
+/** One item change as the stream delivers it: `changeId` is unique per change and stable across redeliveries. */
+export interface Change {
+  changeId: string;
+  /** When the change happened (ms): the item's `updated_at`, else the stream's approximate time. */
+  time: number;
+  events: EventDraft[];
+}
+
+/**
+ * Stores each event as an `evt_` item and its `msg_` webhook message, in one transaction per event. Ids come from
+ * the change id and the event's position, so a redelivered change finds its items already there and writes nothing.
+ * Returns every message of the change, with `created` telling which ones this call wrote.
+ */
+export async function recordEvents(ctx: Ctx, change: Change): Promise<{ message: MessageItem; created: boolean }[]> {
+  const recorded = [];
+  for (const [index, event] of change.events.entries()) {
+    const seed = createHash('sha256').update(`${change.changeId}#${index}`).digest();
+    const ulid = deterministicUlid(change.time, seed);
+    const at = new Date(change.time).toISOString();
+    const message: MessageItem = {
+      ...messageKey(ctx, `msg_${ulid}`),
+      gsi2pk: messagesByTypePartition(ctx, event.type),
+      gsi2sk: `msg_${ulid}`,
+      _type: 'webhook_message',
+      _version: 0,
+      id: `msg_${ulid}`,
+      event_id: `evt_${ulid}`,
+      payload: { event_type: event.type, data: event.data },
+      sent_at: at,
+      created_at: at,
+    };
+    const stored = { ...collectionKey(ctx, EVENTS, message.event_id), _type: 'event', id: message.event_id, type: event.type, data: event.data, created_at: at };
+    try {
+      await transactWrite([
+        { Put: { TableName: tableName(), Item: stored, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: tableName(), Item: message, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ]);
+      recorded.push({ message, created: true });
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+      recorded.push({ message, created: false });
+    }
+  }
+  return recorded;
+}

@@ -1,0 +1,65 @@
+import { EVENT_TYPES } from '../domain/events/catalog';
+import { dateTime, nullable, object, text, uri, type Schema } from './common';
+import { pagingQuery } from './list-query';
+
+const eventType = { type: 'string', enum: EVENT_TYPES };
+const one = `(${EVENT_TYPES.map((t) => t.replace(/\./g, '\\.')).join('|')})`;
+/** API Gateway joins a repeated query parameter with commas: `event_types=a&event_types=b` arrives as `a,b`. */
+const eventTypeList = { type: 'string', pattern: `^${one}(,${one})*$` };
+
+const endpointMembers = {
+  url: uri,
+  description: nullable(text(500)),
+  event_types: nullable({ type: 'array', minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, items: eventType }),
+  secret: { type: 'string', minLength: 10, maxLength: 200 },
+};
+
+export const endpointCreateBody = object(endpointMembers, ['url']);
+export const endpointUpdateBody = object({ ...endpointMembers, status: { type: 'string', enum: ['enabled', 'disabled'] } });
+export const pagingOnlyQuery = { type: 'object', additionalProperties: false, properties: { ...pagingQuery } };
+
+export const messageListQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    before: dateTime,
+    after: dateTime,
+    event_types: eventTypeList,
+    'event_types[]': eventTypeList,
+    limit: { type: 'integer', minimum: 1, maximum: 250, default: 50 },
+    iterator: { type: 'string', minLength: 1, maxLength: 4096 },
+  },
+};
+
+const str = { type: 'string' };
+const nstr = { type: ['string', 'null'] };
+
+export const endpointResource: Schema = {
+  type: 'object',
+  properties: {
+    id: str, url: str, description: nstr, event_types: { type: ['array', 'null'], items: str },
+    status: { type: 'string', enum: ['enabled', 'disabled'] }, disabled_reason: nstr, created_at: str, updated_at: str,
+    secret: { type: 'string', description: 'Only in the response that created the endpoint.' },
+  },
+};
+
+export const messageResource: Schema = {
+  type: 'object',
+  properties: {
+    id: str, event_id: str, sent_at: str,
+    payload: { type: 'object', properties: { event_type: str, data: { type: 'object' } } },
+  },
+};
+
+export const messageListResource: Schema = {
+  type: 'object',
+  properties: { meta: { type: 'object', properties: { iterator: nstr } }, data: { type: 'array', items: messageResource } },
+};
+
+export const attemptResource: Schema = {
+  type: 'object',
+  properties: {
+    id: str, message_id: str, endpoint_id: str, attempt: { type: 'integer' }, status: { type: 'string', enum: ['succeeded', 'failed'] },
+    status_code: { type: ['integer', 'null'] }, error: nstr, duration_ms: { type: 'integer' }, attempted_at: str,
+  },
+};
