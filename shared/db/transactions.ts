@@ -55,3 +55,17 @@ export function translateWriteError(error: unknown): unknown {
   if (error instanceof Error && TRANSIENT.has(error.name)) return new ServiceUnavailable();
   return error;
 }
+
+/**
+ * Runs a conditional write whose failed condition means "already done" (written by an earlier try or another
+ * worker). Returns whether this call wrote; any other failure is thrown.
+ */
+export async function writeUnlessDone(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (translateWriteError(error) instanceof ConditionFailed) return false;
+    throw error;
+  }
+}

@@ -3,6 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
 import { settingKey } from '../../db/keys';
+import { writeUnlessDone } from '../../db/transactions';
 import { InvalidRequest } from '../../errors';
 
 /**
@@ -16,13 +17,9 @@ async function workspaceKey(ctx: Ctx): Promise<Buffer> {
   const found = await db.send(new GetCommand({ TableName: tableName(), Key: keyItem(ctx), ConsistentRead: true }));
   if (found.Item) return Buffer.from(String(found.Item.key), 'base64');
   const key = randomBytes(32).toString('base64');
-  try {
-    await db.send(new PutCommand({ TableName: tableName(), Item: { ...keyItem(ctx), _type: 'setting', key }, ConditionExpression: 'attribute_not_exists(pk)' }));
-    return Buffer.from(key, 'base64');
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    return workspaceKey(ctx);
-  }
+  const put = db.send(new PutCommand({ TableName: tableName(), Item: { ...keyItem(ctx), _type: 'setting', key }, ConditionExpression: 'attribute_not_exists(pk)' }));
+  // Two first listings at once: one key wins, and both use it.
+  return (await writeUnlessDone(put)) ? Buffer.from(key, 'base64') : workspaceKey(ctx);
 }
 
 const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest('base64url');

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { collectionKey } from '../../db/keys';
-import { ConditionFailed, transactWrite } from '../../db/transactions';
+import { transactWrite, writeUnlessDone } from '../../db/transactions';
 import { deterministicUlid } from '../../ids';
 import type { EventDraft } from './catalog';
 import { EVENTS, messageKey, messagesByTypePartition, type MessageItem } from './messages';
@@ -39,16 +39,13 @@ export async function recordEvents(ctx: Ctx, change: Change): Promise<{ message:
       created_at: at,
     };
     const stored = { ...collectionKey(ctx, EVENTS, message.event_id), _type: 'event', id: message.event_id, type: event.type, data: event.data, created_at: at };
-    try {
-      await transactWrite([
+    const created = await writeUnlessDone(
+      transactWrite([
         { Put: { TableName: tableName(), Item: stored, ConditionExpression: 'attribute_not_exists(pk)' } },
         { Put: { TableName: tableName(), Item: message, ConditionExpression: 'attribute_not_exists(pk)' } },
-      ]);
-      recorded.push({ message, created: true });
-    } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
-      recorded.push({ message, created: false });
-    }
+      ]),
+    );
+    recorded.push({ message, created });
   }
   return recorded;
 }

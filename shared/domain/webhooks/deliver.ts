@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { makeCtx, type Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
 import { getItem } from '../../db/items';
-import { ConditionFailed, transactWrite } from '../../db/transactions';
+import { ConditionFailed, transactWrite, writeUnlessDone } from '../../db/transactions';
 import { newId } from '../../ids';
 import { messageKey, type MessageItem } from '../events/messages';
 import { deliveryKey, type AttemptItem, type DeliveryItem } from './delivery';
@@ -36,7 +36,7 @@ export async function deliver(job: DeliveryJob, random: () => number = Math.rand
     getItem<MessageItem>(messageKey(ctx, job.messageId)),
   ]);
   if (!endpoint || endpoint.status !== 'enabled' || !message) {
-    await closeDelivery(ctx, delivery, endpoint ? 'endpoint disabled' : 'endpoint deleted');
+    await closeDelivery(delivery, endpoint ? 'endpoint disabled' : 'endpoint deleted');
     return;
   }
   const outcome = await send(endpoint, message, ctx.clock.now());
@@ -51,7 +51,7 @@ export async function deliver(job: DeliveryJob, random: () => number = Math.rand
     await recordAttempt(ctx, endpoint, delivery, job.attempt, outcome, attemptedAt, status, nextAt, gone);
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
-    if (error.index === 2) await closeDelivery(ctx, delivery, 'endpoint deleted');
+    if (error.index === 2) await closeDelivery(delivery, 'endpoint deleted');
     return; // index 1: another worker recorded this attempt first
   }
   if (succeeded) await markSent(ctx, message, attemptedAt);
@@ -123,8 +123,8 @@ function recordAttempt(
 
 /** A message's `sent_at` becomes the time of its first successful delivery (set once). */
 async function markSent(ctx: Ctx, message: MessageItem, at: Date): Promise<void> {
-  try {
-    await db.send(
+  await writeUnlessDone(
+    db.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: messageKey(ctx, message.id),
@@ -132,15 +132,13 @@ async function markSent(ctx: Ctx, message: MessageItem, at: Date): Promise<void>
         ConditionExpression: 'attribute_not_exists(delivered)',
         ExpressionAttributeValues: { ':at': at.toISOString(), ':true': true },
       }),
-    );
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+    ),
+  );
 }
 
-async function closeDelivery(ctx: Ctx, delivery: DeliveryItem, reason: string): Promise<void> {
-  await db
-    .send(
+async function closeDelivery(delivery: DeliveryItem, reason: string): Promise<void> {
+  await writeUnlessDone(
+    db.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: { pk: delivery.pk, sk: delivery.sk },
@@ -149,8 +147,6 @@ async function closeDelivery(ctx: Ctx, delivery: DeliveryItem, reason: string): 
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending', ':null': null, ':reason': reason },
       }),
-    )
-    .catch((error: Error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
-    });
+    ),
+  );
 }

@@ -1,7 +1,9 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
+import { getItem } from '../../db/items';
 import { listPage } from '../../db/pagination';
+import { writeUnlessDone } from '../../db/transactions';
 import type { MessageItem } from '../events/messages';
 import { deliveryKey, type DeliveryItem } from './delivery';
 import { deliveryQueue } from './delivery-queue';
@@ -40,14 +42,9 @@ async function ensureDelivery(ctx: Ctx, message: MessageItem, endpointId: string
     window_started_at: message.created_at,
     last_status_code: null,
   };
-  try {
-    await db.send(new PutCommand({ TableName: tableName(), Item: fresh, ConditionExpression: 'attribute_not_exists(pk)' }));
-    return fresh;
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    const existing = await db.send(new GetCommand({ TableName: tableName(), Key: deliveryKey(ctx, message.id, endpointId), ConsistentRead: true }));
-    return existing.Item as DeliveryItem;
-  }
+  const put = db.send(new PutCommand({ TableName: tableName(), Item: fresh, ConditionExpression: 'attribute_not_exists(pk)' }));
+  if (await writeUnlessDone(put)) return fresh;
+  return (await getItem<DeliveryItem>(deliveryKey(ctx, message.id, endpointId), true))!;
 }
 
 export const queueNextAttempt = (ctx: Ctx, delivery: DeliveryItem) =>
