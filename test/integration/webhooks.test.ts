@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
@@ -82,6 +83,29 @@ describe('webhook messages', () => {
       raw.destroy();
     } finally {
       await plain.close();
+    }
+  });
+
+  it('reports the first record that fails, so the batch resumes there', async () => {
+    const record = (seq: string) => ({
+      eventID: `failing-${seq}`,
+      eventName: 'INSERT',
+      dynamodb: {
+        SequenceNumber: seq,
+        ApproximateCreationDateTime: Date.now() / 1000,
+        Keys: { pk: { S: 'WS#ws_failing#CUS#cus_1' }, sk: { S: 'CUS' } },
+        NewImage: { pk: { S: 'WS#ws_failing#CUS#cus_1' }, _type: { S: 'customer' }, id: { S: 'cus_1' }, name: { S: 'X' }, tax_ids: { L: [] }, updated_at: { S: new Date().toISOString() } },
+      },
+    });
+    const table = process.env.TABLE_NAME;
+    process.env.TABLE_NAME = 'no-such-table';
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const result = await streamHandler({ Records: [record('201'), record('202')] } as unknown as DynamoDBStreamEvent);
+      expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: '201' }] });
+    } finally {
+      process.env.TABLE_NAME = table;
+      errors.mockRestore();
     }
   });
 
