@@ -7,10 +7,14 @@ import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } fro
 import type { Construct } from 'constructs';
 import { routes } from '../functions/routes';
 import { tableDefinition } from '../shared/db/table-definition';
+import { EventPipeline } from './event-pipeline';
 import { RouteFunction } from './route-function';
 
 /** The project root: handler paths in the route table are relative to it. */
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** The routes that queue webhook deliveries (a re-send): the only route functions allowed to send to SQS. */
+export const routesQueueingDeliveries: readonly string[] = ['retryWebhookMessage'];
 
 /** The billing API, built from the route table (functions/routes.ts) and the table definition. */
 export class BillingStack extends Stack {
@@ -38,16 +42,23 @@ export class BillingStack extends Stack {
       });
     }
 
+    // DESIGN.md §6: the stream → events and messages → delivery jobs on SQS → signed POSTs.
+    const events = new EventPipeline(this, 'Events', { table, projectRoot });
+
     const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', this.requiredContext('jwtIssuer'), {
       jwtAudience: this.requiredContext('jwtAudience').split(',').map((a) => a.trim()),
       identitySource: ['$request.header.Authorization'],
     });
     const api = new HttpApi(this, 'HttpApi', { apiName: `${this.stackName}-http` });
 
+    const unknownRoutes = routesQueueingDeliveries.filter((id) => !routes.some((route) => route.id === id));
+    if (unknownRoutes.length > 0) throw new Error(`BillingStack: routesQueueingDeliveries names unknown routes: ${unknownRoutes.join(', ')}`);
+
     for (const route of routes) {
       const routeFunction = new RouteFunction(this, route.id, { route, projectRoot });
       // GET handlers only read (DESIGN.md §7): give them no write permission at all.
       routeFunction.bindTable(table, route.method === 'GET' ? 'read' : 'readWrite');
+      if (routesQueueingDeliveries.includes(route.id)) events.allowQueueing(routeFunction.fn);
       api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
@@ -59,6 +70,9 @@ export class BillingStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'DeliveryQueueName', { value: events.deliveryQueue.queueName });
+    new CfnOutput(this, 'DeliveryDeadLetterQueueName', { value: events.deliveryDeadLetterQueue.queueName });
+    new CfnOutput(this, 'StreamFailureQueueName', { value: events.streamFailureQueue.queueName });
   }
 
   /** A CDK context value that synth cannot do without (set in cdk.json or with `-c key=value`). */

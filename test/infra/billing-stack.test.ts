@@ -2,9 +2,13 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes';
 import { lambdaBundling, lambdaEsbuildOptions } from '../../lib/bundling';
-import { BillingStack } from '../../lib/billing-stack';
+import { BillingStack, routesQueueingDeliveries } from '../../lib/billing-stack';
+import {
+  deliveryConsumer, deliveryQueueUrlEnv, deliveryQueueVisibility, streamHandler, webhookPostTimeout, workerTagKey,
+} from '../../lib/event-pipeline';
 import { routeTagKey } from '../../lib/route-function';
 import { tableDefinition } from '../../shared/db/table-definition';
+import { EVENT_SOURCE_TYPES } from '../../shared/domain/events/map-change';
 
 /** Bundling skipped (DESIGN.md §12): synth takes a second instead of one esbuild run per route. */
 const context = { 'aws:cdk:bundling-stacks': [], jwtIssuer: 'https://issuer.test/', jwtAudience: 'billing-test' };
@@ -14,6 +18,8 @@ type Resource = { Properties: Record<string, any> };
 let template: Template;
 /** Route id → logical id of its Lambda function, found by the tag RouteFunction puts on it. */
 const functionIdByRoute = new Map<string, string>();
+/** Worker id (the stream handler's, the delivery consumer's) → logical id of its Lambda function, by its tag. */
+const functionIdByWorker = new Map<string, string>();
 
 /** The logical id of the one resource in `resources`. */
 const onlyId = (resources: Record<string, unknown>): string => {
@@ -22,44 +28,100 @@ const onlyId = (resources: Record<string, unknown>): string => {
   return ids[0]!;
 };
 
-/** Every IAM action granted to a function's role, across the policies attached to it. */
-const actionsOf = (functionId: string): string[] => {
+type Statement = { Action: string | string[]; Resource: unknown };
+
+/** Every IAM statement granted to a function's role, across the policies attached to it. */
+const statementsOf = (functionId: string): Statement[] => {
   const fn = template.findResources('AWS::Lambda::Function')[functionId] as Resource;
   const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
   const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
     (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify({ Ref: roleId })),
   );
-  return policies.flatMap((p) => (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((s) => s.Action));
+  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+};
+
+/** Every IAM action granted to a function's role, across the policies attached to it. */
+const actionsOf = (functionId: string): string[] => statementsOf(functionId).flatMap((s) => s.Action);
+
+const functions = () => template.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+const queues = () => template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
+const streamHandlerId = () => functionIdByWorker.get(streamHandler.id)!;
+const consumerId = () => functionIdByWorker.get(deliveryConsumer.id)!;
+/** The logical ids of the functions that may queue delivery jobs: the listed routes' and the two workers'. */
+const queueingFunctionIds = () => [...routesQueueingDeliveries.map((id) => functionIdByRoute.get(id)!), streamHandlerId(), consumerId()].sort();
+
+/** The one event source mapping reading from `source` (a `Fn::GetAtt` of the stream or the queue). */
+const mappingFrom = (source: unknown): Resource => {
+  const found = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter(
+    (m) => JSON.stringify(m.Properties.EventSourceArn) === JSON.stringify(source),
+  );
+  expect(found).toHaveLength(1);
+  return found[0]!;
+};
+const tableId = () => onlyId(template.findResources('AWS::DynamoDB::Table'));
+const streamMapping = () => mappingFrom({ 'Fn::GetAtt': [tableId(), 'StreamArn'] });
+/** The delivery queue: the one the consumer's mapping reads from. */
+const deliveryQueueId = () => {
+  const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>);
+  const sqs = mappings.filter((m) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: consumerId() }));
+  expect(sqs).toHaveLength(1);
+  const [queueId, attribute] = sqs[0]!.Properties.EventSourceArn['Fn::GetAtt'] as [string, string];
+  expect(attribute).toBe('Arn');
+  expect(queues()[queueId]).toBeDefined();
+  return queueId;
+};
+
+/**
+ * Lambda's event filtering, for the subset of patterns the stack uses (nested keys, lists of exact values): whether
+ * `record` matches `pattern`. The patterns of a mapping are ORed.
+ */
+const matches = (pattern: unknown, record: unknown): boolean => {
+  if (Array.isArray(pattern)) return pattern.some((value) => JSON.stringify(value) === JSON.stringify(record));
+  if (typeof pattern !== 'object' || pattern === null) throw new Error(`unsupported pattern ${JSON.stringify(pattern)}`);
+  if (typeof record !== 'object' || record === null) return false;
+  return Object.entries(pattern).every(([key, sub]) => key in record && matches(sub, (record as Record<string, unknown>)[key]));
 };
 
 beforeAll(() => {
   const app = new App({ context });
   template = Template.fromStack(new BillingStack(app, 'Test'));
   for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>)) {
-    const tag = (fn.Properties.Tags as { Key: string; Value: string }[] | undefined)?.find((t) => t.Key === routeTagKey);
+    const tags = fn.Properties.Tags as { Key: string; Value: string }[] | undefined;
+    const tag = tags?.find((t) => t.Key === routeTagKey);
     if (tag) functionIdByRoute.set(tag.Value, id);
+    const worker = tags?.find((t) => t.Key === workerTagKey);
+    if (worker) functionIdByWorker.set(worker.Value, id);
   }
 });
 
 describe('functions', () => {
-  test('one Lambda per route-table entry, and no other Lambda', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length);
+  test('one Lambda per route-table entry, plus the stream handler and the delivery consumer, and no other Lambda', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + 2);
     expect([...functionIdByRoute.keys()].sort()).toEqual(routes.map((r) => r.id).sort());
+    expect([...functionIdByWorker.keys()].sort()).toEqual([streamHandler.id, deliveryConsumer.id].sort());
+    // Each function is one thing: a route or a worker, never both.
+    expect(new Set([...functionIdByRoute.values(), ...functionIdByWorker.values()]).size).toBe(routes.length + 2);
   });
 
-  test('every function: Node 22 on arm64, 512 MB, 10 s, TABLE_NAME, a log group kept one month', () => {
-    const tableId = onlyId(template.findResources('AWS::DynamoDB::Table'));
+  test('every function: Node 22 on arm64, 512 MB, TABLE_NAME, a log group kept one month', () => {
     template.allResourcesProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       MemorySize: 512,
-      Timeout: 10,
       Handler: 'index.handler',
-      Environment: { Variables: { TABLE_NAME: { Ref: tableId } } },
+      Environment: { Variables: Match.objectLike({ TABLE_NAME: { Ref: tableId() } }) },
       LoggingConfig: { LogGroup: { Ref: Match.anyValue() } },
     });
-    template.resourceCountIs('AWS::Logs::LogGroup', routes.length);
+    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 2);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    const logGroupIds = Object.values(functions()).map((fn) => fn.Properties.LoggingConfig.LogGroup.Ref as string);
+    expect(new Set(logGroupIds).size).toBe(routes.length + 2);
+  });
+
+  test('timeouts: 10 s per route, the workers\' own', () => {
+    for (const id of functionIdByRoute.values()) expect(functions()[id]!.Properties.Timeout).toBe(10);
+    expect(functions()[streamHandlerId()]!.Properties.Timeout).toBe(streamHandler.timeout.toSeconds());
+    expect(functions()[consumerId()]!.Properties.Timeout).toBe(deliveryConsumer.timeout.toSeconds());
   });
 
   test.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: table access matches the method', (_key, route) => {
@@ -100,9 +162,12 @@ describe('HTTP API', () => {
     }
   });
 
-  test('outputs the API URL and the table name', () => {
+  test('outputs the API URL, the table name and the queues\' names', () => {
     template.hasOutput('ApiUrl', {});
     template.hasOutput('TableName', {});
+    template.hasOutput('DeliveryQueueName', { Value: { 'Fn::GetAtt': [deliveryQueueId(), 'QueueName'] } });
+    template.hasOutput('DeliveryDeadLetterQueueName', {});
+    template.hasOutput('StreamFailureQueueName', {});
   });
 
   test('synth fails clearly without the JWT context', () => {
@@ -144,6 +209,128 @@ describe('table', () => {
 
   test('is retained when the stack is deleted', () => {
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('events and webhooks', () => {
+  test('the stream handler reads the table\'s stream: from the oldest record, in order, bisecting, retrying, reporting', () => {
+    expect(streamMapping().Properties).toMatchObject({
+      FunctionName: { Ref: streamHandlerId() },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: streamHandler.batchSize,
+      ParallelizationFactor: 1,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: streamHandler.retryAttempts,
+      MaximumRecordAgeInSeconds: streamHandler.maxRecordAge.toSeconds(),
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(streamMapping().Properties.MaximumRetryAttempts).toBeGreaterThan(0);
+  });
+
+  test('a stream batch given up on is reported to its own encrypted SQS queue, kept 14 days', () => {
+    const destination = streamMapping().Properties.DestinationConfig.OnFailure.Destination;
+    const [queueId, attribute] = destination['Fn::GetAtt'] as [string, string];
+    expect(attribute).toBe('Arn');
+    expect(queues()[queueId]!.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86400, SqsManagedSseEnabled: true });
+    expect(queueId).not.toBe(deliveryQueueId());
+    // Lambda sends the failure report with the function's role.
+    const sends = statementsOf(streamHandlerId()).filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
+    expect(sends.map((s) => s.Resource)).toContainEqual(destination);
+  });
+
+  test('the stream filter lets through exactly the changes of item types that produce events (EVENT_SOURCE_TYPES)', () => {
+    expect(EVENT_SOURCE_TYPES.length).toBeGreaterThan(0);
+    const patterns = (streamMapping().Properties.FilterCriteria.Filters as { Pattern: string }[]).map((f) => JSON.parse(f.Pattern));
+    expect(patterns).toHaveLength(2);
+    for (const image of ['NewImage', 'OldImage']) {
+      const pattern = patterns.find((p) => image in p.dynamodb);
+      expect([...pattern.dynamodb[image]._type.S].sort()).toEqual([...EVENT_SOURCE_TYPES].sort());
+    }
+    const record = (eventName: string, type: string) => {
+      const item = { pk: { S: 'WS#w#X' }, _type: { S: type } };
+      const images = { INSERT: { NewImage: item }, MODIFY: { NewImage: item, OldImage: item }, REMOVE: { OldImage: item } }[eventName];
+      return { eventName, dynamodb: { Keys: { pk: item.pk }, ...images } };
+    };
+    const invokes = (r: unknown) => patterns.some((p) => matches(p, r));
+    for (const type of EVENT_SOURCE_TYPES) {
+      for (const eventName of ['INSERT', 'MODIFY', 'REMOVE']) expect(invokes(record(eventName, type))).toBe(true);
+    }
+    // What the pipeline writes itself never invokes it again.
+    for (const own of ['event', 'webhook_message', 'webhook_delivery', 'webhook_attempt', 'webhook_endpoint']) {
+      expect(EVENT_SOURCE_TYPES).not.toContain(own);
+      for (const eventName of ['INSERT', 'MODIFY', 'REMOVE']) expect(invokes(record(eventName, own))).toBe(false);
+    }
+  });
+
+  test('the delivery consumer reads the delivery queue in batches, reporting failed jobs one by one', () => {
+    expect(mappingFrom({ 'Fn::GetAtt': [deliveryQueueId(), 'Arn'] }).Properties).toMatchObject({
+      FunctionName: { Ref: consumerId() },
+      BatchSize: deliveryConsumer.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(actionsOf(consumerId())).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+  });
+
+  test('the delivery queue: encrypted, dead-letters a job after maxReceiveCount receives, to a queue kept 14 days', () => {
+    const queue = queues()[deliveryQueueId()]!.Properties;
+    expect(queue).toMatchObject({
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { maxReceiveCount: deliveryConsumer.maxReceiveCount, deadLetterTargetArn: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } },
+    });
+    const [deadLetterId] = queue.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'] as [string];
+    expect(deadLetterId).not.toBe(deliveryQueueId());
+    expect(queues()[deadLetterId]!.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86400, SqsManagedSseEnabled: true });
+    // Every queue of the stack is encrypted, and refuses requests without TLS.
+    template.allResourcesProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy') as Record<string, Resource>);
+    for (const id of Object.keys(queues())) {
+      const policy = policies.find((p) => (p.Properties.Queues as unknown[]).some((q) => JSON.stringify(q) === JSON.stringify({ Ref: id })));
+      expect(JSON.stringify(policy?.Properties.PolicyDocument)).toContain('aws:SecureTransport');
+    }
+  });
+
+  test('timeouts fit together: a batch of slow POSTs fits the consumer\'s timeout, which fits six times in the visibility timeout', () => {
+    const consumer = functions()[consumerId()]!.Properties;
+    const postMs = Number(consumer.Environment.Variables.WEBHOOK_TIMEOUT_MS);
+    expect(postMs).toBe(webhookPostTimeout.toMilliseconds());
+    expect(consumer.Timeout * 1000).toBeGreaterThan(deliveryConsumer.batchSize * postMs);
+    const visibility = queues()[deliveryQueueId()]!.Properties.VisibilityTimeout as number;
+    expect(visibility).toBe(deliveryQueueVisibility.toSeconds());
+    expect(visibility).toBeGreaterThanOrEqual(6 * consumer.Timeout);
+    // The stream handler has time for a full batch too (and a timed-out batch is bisected anyway).
+    expect(functions()[streamHandlerId()]!.Properties.Timeout).toBeGreaterThanOrEqual(30);
+  });
+
+  test('both workers read and write the table', () => {
+    for (const id of [streamHandlerId(), consumerId()]) {
+      expect(actionsOf(id)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', ...writeActions]));
+    }
+  });
+
+  test('only the routes queueing deliveries, the stream handler and the consumer may send to SQS, and only to the delivery queue', () => {
+    const senders = Object.keys(functions()).filter((id) => actionsOf(id).includes('sqs:SendMessage'));
+    expect(senders.sort()).toEqual(queueingFunctionIds());
+    const streamFailures = streamMapping().Properties.DestinationConfig.OnFailure.Destination;
+    for (const id of senders) {
+      const targets = statementsOf(id).filter((s) => [s.Action].flat().includes('sqs:SendMessage')).map((s) => s.Resource);
+      const allowed = [{ 'Fn::GetAtt': [deliveryQueueId(), 'Arn'] }, ...(id === streamHandlerId() ? [streamFailures] : [])];
+      expect(targets).toContainEqual({ 'Fn::GetAtt': [deliveryQueueId(), 'Arn'] });
+      for (const target of targets) expect(allowed).toContainEqual(target);
+    }
+  });
+
+  test(`${deliveryQueueUrlEnv} is set on exactly the functions that may queue deliveries`, () => {
+    const withUrl = Object.entries(functions()).filter(([, fn]) => deliveryQueueUrlEnv in (fn.Properties.Environment?.Variables ?? {}));
+    expect(withUrl.map(([id]) => id).sort()).toEqual(queueingFunctionIds());
+    for (const [, fn] of withUrl) expect(fn.Properties.Environment.Variables[deliveryQueueUrlEnv]).toEqual({ Ref: deliveryQueueId() });
+  });
+
+  test('no function allows plain-http webhook endpoints (a local-runtime setting only)', () => {
+    for (const fn of Object.values(functions())) expect(fn.Properties.Environment?.Variables ?? {}).not.toHaveProperty('WEBHOOKS_ALLOW_HTTP_LOOPBACK');
+  });
+
+  test('the routes queueing deliveries are in the route table (a rename fails synth, not deliveries)', () => {
+    for (const id of routesQueueingDeliveries) expect(routes.map((r) => r.id)).toContain(id);
   });
 });
 

@@ -1,0 +1,149 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { EVENT_SOURCE_TYPES } from '../shared/domain/events/map-change';
+import { BillingFunction } from './billing-function';
+
+/** Tag put on the pipeline's two Lambdas (value: `streamHandler.id` or `deliveryConsumer.id`). */
+export const workerTagKey = 'billing:worker';
+
+/** The environment variable that switches shared/domain/webhooks/delivery-queue.ts to SQS. */
+export const deliveryQueueUrlEnv = 'DELIVERY_QUEUE_URL';
+
+/** How long a webhook POST may take (deliver.ts reads it from WEBHOOK_TIMEOUT_MS; the consumer gets it set). */
+export const webhookPostTimeout = Duration.seconds(15);
+
+/** The stream handler (DESIGN.md §6): item changes → events, messages and deliveries. */
+export const streamHandler = {
+  id: 'streamEvents',
+  entry: 'functions/streams/events.ts',
+  batchSize: 100,
+  timeout: Duration.seconds(60),
+  retryAttempts: 10,
+  // The stream keeps records 24 h: a record still failing after a day is given up on (and reported).
+  maxRecordAge: Duration.days(1),
+} as const;
+
+const deliveryBatchSize = 10;
+
+/** The SQS consumer of delivery jobs. */
+export const deliveryConsumer = {
+  id: 'deliverWebhooks',
+  entry: 'functions/webhooks/deliver.ts',
+  batchSize: deliveryBatchSize,
+  /**
+   * deliver.ts handles a batch's jobs one after the other, each a POST of up to `webhookPostTimeout` plus a few
+   * DynamoDB and SQS calls: the function must outlive a batch of slow endpoints, or a timeout fails the whole batch,
+   * and every job in it moves one receive closer to the dead-letter queue through no fault of its own.
+   */
+  timeout: Duration.seconds(deliveryBatchSize * (webhookPostTimeout.toSeconds() + 3)),
+  /** Receives before a job is dead-lettered. Only infrastructure errors count: a failed POST is rescheduled. */
+  maxReceiveCount: 5,
+} as const;
+
+/** AWS's advice for SQS event sources: a visibility timeout of at least six times the function's timeout. */
+export const deliveryQueueVisibility = Duration.seconds(6 * deliveryConsumer.timeout.toSeconds());
+
+/** Dead letters and stream failure reports are kept as long as SQS allows. */
+const keepFailures = Duration.days(14);
+
+export interface EventPipelineProps {
+  table: ITable;
+  /** Directory the handler entries are relative to (the one holding package.json). */
+  projectRoot: string;
+}
+
+/**
+ * Events and webhooks on AWS (DESIGN.md §6): the table's stream feeds the stream handler, which records events and
+ * messages and queues delivery jobs on an SQS queue (delayed up to 15 min; the consumer re-enqueues jobs not due
+ * yet), whose consumer makes the signed POSTs. Stream batches that keep failing are bisected, retried and finally
+ * reported to a failure queue; jobs that keep failing go to a dead-letter queue.
+ */
+export class EventPipeline extends Construct {
+  readonly streamHandler: BillingFunction;
+  readonly deliveryConsumer: BillingFunction;
+  readonly deliveryQueue: Queue;
+  readonly deliveryDeadLetterQueue: Queue;
+  /** Where Lambda reports stream batches it gave up on (the records' positions, not the records themselves). */
+  readonly streamFailureQueue: Queue;
+
+  constructor(scope: Construct, id: string, { table, projectRoot }: EventPipelineProps) {
+    super(scope, id);
+    if (!table.tableStreamArn) throw new Error('EventPipeline: the table needs a stream (NEW_AND_OLD_IMAGES)');
+    if (EVENT_SOURCE_TYPES.length === 0) throw new Error('EventPipeline: no item type produces events (EVENT_SOURCE_TYPES is empty)');
+
+    this.streamFailureQueue = new Queue(this, 'StreamFailures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: keepFailures,
+    });
+    this.deliveryDeadLetterQueue = new Queue(this, 'DeliveryDeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: keepFailures,
+    });
+    this.deliveryQueue = new Queue(this, 'Deliveries', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: deliveryQueueVisibility,
+      // A job waits 15 min at most before the consumer sees it (and re-enqueues it if it is not due yet).
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: this.deliveryDeadLetterQueue, maxReceiveCount: deliveryConsumer.maxReceiveCount },
+    });
+
+    this.streamHandler = new BillingFunction(this, 'StreamHandler', {
+      entry: streamHandler.entry,
+      projectRoot,
+      description: 'Table stream → events, webhook messages and deliveries',
+      timeout: streamHandler.timeout,
+      tag: [workerTagKey, streamHandler.id],
+    });
+    // Writes event, message and delivery items; reads endpoints.
+    this.streamHandler.bindTable(table, 'readWrite');
+    this.allowQueueing(this.streamHandler.fn);
+    // Only changes of item types that can produce events invoke it (its own writes, among others, do not).
+    // Lambda ORs the patterns: an insert or update carries the type in NewImage, a removal only in OldImage.
+    const types = FilterRule.or(...EVENT_SOURCE_TYPES);
+    this.streamHandler.fn.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: streamHandler.batchSize,
+        bisectBatchOnError: true,
+        retryAttempts: streamHandler.retryAttempts,
+        maxRecordAge: streamHandler.maxRecordAge,
+        reportBatchItemFailures: true,
+        // One batch per shard at a time: an item's changes are handled in order.
+        parallelizationFactor: 1,
+        onFailure: new SqsDlq(this.streamFailureQueue),
+        filters: [
+          FilterCriteria.filter({ dynamodb: { NewImage: { _type: { S: types } } } }),
+          FilterCriteria.filter({ dynamodb: { OldImage: { _type: { S: types } } } }),
+        ],
+      }),
+    );
+
+    this.deliveryConsumer = new BillingFunction(this, 'DeliveryConsumer', {
+      entry: deliveryConsumer.entry,
+      projectRoot,
+      description: 'Webhook delivery jobs (SQS) → signed POSTs',
+      timeout: deliveryConsumer.timeout,
+      tag: [workerTagKey, deliveryConsumer.id],
+    });
+    this.deliveryConsumer.bindTable(table, 'readWrite');
+    this.deliveryConsumer.fn.addEnvironment('WEBHOOK_TIMEOUT_MS', String(webhookPostTimeout.toMilliseconds()));
+    // It re-enqueues jobs not due yet and queues the next attempt after a failed POST.
+    this.allowQueueing(this.deliveryConsumer.fn);
+    this.deliveryConsumer.fn.addEventSource(
+      new SqsEventSource(this.deliveryQueue, { batchSize: deliveryConsumer.batchSize, reportBatchItemFailures: true }),
+    );
+  }
+
+  /** Lets a function queue delivery jobs: the queue's URL in its environment and permission to send. */
+  allowQueueing(fn: IFunction & { addEnvironment(key: string, value: string): unknown }): void {
+    fn.addEnvironment(deliveryQueueUrlEnv, this.deliveryQueue.queueUrl);
+    this.deliveryQueue.grantSendMessages(fn);
+  }
+}
