@@ -1,7 +1,8 @@
 import type { BundleResult } from './bundles';
 import type { CustomerResults } from './customer-scenarios';
+import type { ChangeToListedResults, ListSeries, MessageListResults } from './event-scenarios';
 import type { PairResult } from './latency';
-import { formatCalls, kb, type TargetCheck } from './targets';
+import { formatCalls, formatMs, growth, kb, LIMITS, type EventResults, type TargetCheck } from './targets';
 
 export interface BenchFacts {
   date: Date;
@@ -62,6 +63,75 @@ export function getReading(c: CustomerResults): string {
     'API Gateway, not in the function, and beside a GetItem that takes milliseconds over the network.';
 }
 
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** GET /v1/webhooks/messages at both log sizes: the route, its floor, and how each grows. */
+export function messageListTable(lists: MessageListResults): string {
+  const { small, large } = lists;
+  const row = (listing: string, s: ListSeries, l: ListSeries) => [
+    listing,
+    `${ms(s.route.p50)} / ${ms(s.route.p95)}`,
+    `${ms(l.route.p50)} / ${ms(l.route.p95)}`,
+    ratio(l.route.p50 / s.route.p50),
+    ratio(l.route.p95 / s.route.p95),
+    `${ms(s.floor.p50)} / ${ms(l.floor.p50)}`,
+    ratio(l.floor.p50 / s.floor.p50),
+    s.callsPerRequest === l.callsPerRequest ? formatCalls(s.callsPerRequest) : `${formatCalls(s.callsPerRequest)} / ${formatCalls(l.callsPerRequest)}`,
+  ];
+  return table(
+    ['GET /v1/webhooks/messages (first page, limit 50)', `${count(small.messages)} msgs: p50 / p95 ms`, `${count(large.messages)} msgs: p50 / p95 ms`,
+      `p50 ratio ${count(large.messages)}/${count(small.messages)}`, 'p95 ratio', 'floor p50 ms (small / large)', 'floor p50 ratio', 'DynamoDB calls / request'],
+    [
+      row('no filter (one Query on the workspace\'s message partition)', small.plain, large.plain),
+      row(`\`?event_types=${lists.filterType}\` (one Query on its gsi2 partition)`, small.filtered, large.filtered),
+    ],
+  );
+}
+
+export function seedLine(lists: MessageListResults): string {
+  const { small, large } = lists;
+  const rate = (n: number, s: number) => count(Math.round(n / s));
+  return `Seeded directly in DynamoDB Local (BatchWriteItem, 25 items per call, ${lists.seedConcurrency} calls in flight): ` +
+    `${count(small.messages)} messages in ${small.seed.seconds.toFixed(1)} s and ${count(large.messages)} in ${large.seed.seconds.toFixed(1)} s ` +
+    `(${rate(large.messages, large.seed.seconds)}/s; ${small.seed.retries + large.seed.retries} calls re-sent for UnprocessedItems), each workspace fresh. ` +
+    `Message times are spread evenly over the last ${lists.spanDays} days (inside the default 90-day window), over ${lists.seededTypes.length} event types ` +
+    `(${lists.seededTypes.map((t) => `\`${t}\``).join(', ')}; ${(lists.filterShare * 100).toFixed(0)} % are \`${lists.filterType}\`), ` +
+    'with copies of a real customer or invoicing entity as their data.';
+}
+
+/** One generated sentence on how the first page grows with the log. */
+export function listReading(lists: MessageListResults): string {
+  const route = growth(lists, 'plain');
+  const floor = lists.large.plain.floor.p50 / lists.small.plain.floor.p50;
+  const calls = lists.large.plain.callsPerRequest;
+  const verdict = route <= LIMITS.listGrowth
+    ? `stays within ${LIMITS.listGrowth}×: the first page does not grow with the log`
+    : floor > LIMITS.listGrowth
+      ? `exceeds ${LIMITS.listGrowth}×, and so does the floor (${ratio(floor)}): the growth is DynamoDB Local's own Query on a larger partition, not the handler`
+      : `exceeds ${LIMITS.listGrowth}× while the floor does not (${ratio(floor)}): the growth is in the handler, not in DynamoDB`;
+  return `From ${count(lists.small.messages)} to ${count(lists.large.messages)} messages the first page's p50 ${verdict}. ` +
+    `Each listing is a newest-first key-range Query with Limit 51 (the page and one more, to know there is a next page), so it reads ` +
+    `the same 51 items whatever the partition holds; the floor is that Query sent directly (the key that signs the next-page ` +
+    `iterator is read once per process, then remembered). ${formatCalls(calls)} DynamoDB calls per request.`;
+}
+
+export function changeTable(change: ChangeToListedResults): string {
+  return table(
+    ['From a change to its message being listed', 'p50 ms', 'p95 ms', 'max ms', 'changes', 'not listed in time'],
+    [[`POST /v1/customers → its \`customer.created\` in \`GET /v1/webhooks/messages?event_types=customer.created\``,
+      formatMs(change.p50), formatMs(change.p95), formatMs(change.max), String(change.samples.length + change.timeouts), String(change.timeouts)]],
+  );
+}
+
+export function changeReading(change: ChangeToListedResults): string {
+  return `Each time runs from sending the POST (its round trip alone: p50 ${ms(change.post.p50)} ms) to the first listing that ` +
+    `holds the message, polled every ${change.pollIntervalMs} ms (${change.pollsPerSample.toFixed(1)} listings per change on average). ` +
+    'Most of it is the stream poller\'s wait: it sleeps 200 ms after a pass that found nothing, so a change waits 0–200 ms ' +
+    'for the next GetRecords (a pass also re-describes the table and its stream at least once a second); then the stream ' +
+    'handler writes the event and its message (one transaction) and looks for subscribed endpoints, and the next listing, ' +
+    `at most ${change.pollIntervalMs} ms later, shows it. On AWS the event source mapping polls the stream itself; this is the local runtime's figure.`;
+}
+
 export function bundleTable(functions: BundleResult[], baseline: BundleResult): string {
   const row = (b: BundleResult) => [b.name, `\`${b.entry}\``, kb(b.bytes).toFixed(1), ms(b.medianImportMs), ratio(b.medianImportMs / baseline.medianImportMs)];
   return table(['Function', 'Entry', 'Size KB', 'Import median ms', 'Import vs baseline'], [row(baseline), ...functions.map(row)]);
@@ -71,7 +141,8 @@ export function targetTable(checks: TargetCheck[]): string {
   return table(['Target', 'Measured', 'Result'], checks.map((c) => [c.target, c.measured, c.pass ? 'PASS' : '**FAIL**']));
 }
 
-export function markdownReport(facts: BenchFacts, customers: CustomerResults, functions: BundleResult[], baseline: BundleResult, checks: TargetCheck[]): string {
+export function markdownReport(facts: BenchFacts, customers: CustomerResults, events: EventResults, functions: BundleResult[], baseline: BundleResult, checks: TargetCheck[]): string {
+  const { lists, change } = events;
   return `# Benchmarks
 
 Generated by \`npm run bench\` (test/bench/run.ts) on ${facts.date.toISOString()}; do not edit by hand, run it again.
@@ -91,6 +162,18 @@ table, starts the local API in-process on a free port and measures:
   AWS; the same handlers are therefore also invoked in-process with the event the server would build (middy,
   validation, the domain call, mapping), and the HTTP round trip (\`GET /health\`) and a first-sight token check are timed alone.
 - **DynamoDB calls per request**: the shared client's counter (\`dynamoCallCount()\`) around the measured requests.
+- **Webhook message listing as the log grows**: two fresh workspaces seeded directly in DynamoDB Local with
+  ${count(lists.small.messages)} and ${count(lists.large.messages)} webhook messages, built as \`shared/domain/events/record-events.ts\` builds
+  them (checked against one real \`recordEvents\` call; \`test/bench/message-seed.ts\`). The first page of
+  \`GET /v1/webhooks/messages\` (default limit 50), without a filter and with \`?event_types=${lists.filterType}\`, at both sizes, each
+  beside its floor (the handler's DynamoDB operations sent directly), all eight interleaved in rotating order: ${lists.counts.warmup}
+  warm-up rounds, then ${lists.counts.measured} measured ones. The first page is checked (50 messages, newest first, starting
+  at the newest seeded one, an iterator to the next page) before it is timed.
+- **From a change to its message being listed**: the local API and the local event runtime (\`startEventRuntime\`,
+  the real stream poller at its default 200 ms interval, started from the stream's end, deliveries not ticking) in this
+  process; in a fresh workspace (invoicing entity first), ${change.samples.length + change.timeouts} customers created one at a time with \`POST /v1/customers\`
+  (after ${change.warmup} unrecorded ones, each started at a different point of the poller's cycle), each followed by
+  \`GET /v1/webhooks/messages?event_types=customer.created\` every ${change.pollIntervalMs} ms until its message appears (at most ${change.limitMs / 1000} s).
 - **Bundles**: every route's handler bundled with the CDK stack's esbuild options (\`lib/bundling.ts\`), and an empty
   handler that only builds the DynamoDB client (\`test/bench/empty-handler.ts\`) as the baseline. Size in KB (1 KB =
   1024 bytes); import time is the median over ${facts.importRuns} fresh \`node\` processes of \`await import(bundle)\` (node's own
@@ -110,6 +193,20 @@ ${latencyTable(customers)}
 ${overheadTable(customers)}
 
 ${getReading(customers)}
+
+## Webhook messages: list latency as the log grows
+
+${messageListTable(lists)}
+
+${listReading(lists)}
+
+${seedLine(lists)}
+
+## Webhook messages: from a change to its message being listed
+
+${changeTable(change)}
+
+${changeReading(change)}
 
 ## Bundles
 

@@ -1,6 +1,7 @@
 /**
- * npm run bench: latency beside the DynamoDB floor, DynamoDB calls per request, bundle sizes and import times,
- * in one run against one in-memory DynamoDB Local. Writes docs/benchmarks.md. A measurement, not a test: it exits
+ * npm run bench: latency beside the DynamoDB floor, DynamoDB calls per request, webhook message listing as the log
+ * grows, the time from a change to its listed message, bundle sizes and import times, in one run against one
+ * in-memory DynamoDB Local. Writes docs/benchmarks.md. A measurement, not a test: it exits
  * 0 when a target fails, and says FAIL.
  */
 import { randomUUID } from 'node:crypto';
@@ -13,13 +14,20 @@ import { ensureTable } from '../../lib/local/create-table';
 import { startDynamoLocal, type RunningDynamo } from '../../lib/local/dynamodb-local';
 import { generateKeys, signToken } from '../../lib/local/jwt';
 import { measureBundles } from './bundles';
-import { bundleTable, getReading, latencyTable, markdownReport, overheadTable, targetTable } from './report';
+import {
+  bundleTable, changeReading, changeTable, getReading, latencyTable, listReading, markdownReport, messageListTable, overheadTable, seedLine, targetTable,
+} from './report';
 import { checkTargets } from './targets';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const COUNTS = { warmup: 50, measured: 300 };
 const DYNAMO_WARMUP = 2000;
 const IMPORT_RUNS = 15;
+/** Webhook messages in the two workspaces whose first list page is compared. */
+const MESSAGE_SIZES = { small: 1_000, large: 50_000 };
+const LIST_COUNTS = { warmup: 50, measured: 300 };
+const SEED_CONCURRENCY = 4;
+const CHANGE = { samples: 20, warmup: 2, pollIntervalMs: 20, limitMs: 10_000 };
 const BASELINE = { name: 'empty handler (baseline)', entry: 'test/bench/empty-handler.ts' };
 
 process.env.TABLE_NAME = 'billing-bench';
@@ -56,16 +64,23 @@ async function main(): Promise<void> {
   // Only now: the shared table client reads DYNAMODB_ENDPOINT when its module is first imported.
   const { startLocalApi } = await import('../../lib/local/server');
   const { measureCustomerRoutes } = await import('./customer-scenarios');
+  const { measureChangeToListed, measureMessageLists } = await import('./event-scenarios');
   const keys = await generateKeys();
   const api = await startLocalApi({ keys, port: 0 });
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
   const token = await signToken(keys, { workspace, scope: 'read write' });
 
   console.error(`Measuring GET and PUT /v1/customers/{id} (${COUNTS.warmup} warm-up + ${COUNTS.measured} requests each)…`);
-  const customers = await measureCustomerRoutes({ baseUrl: api.url, keys, workspaceId: workspace, token, counts: COUNTS, dynamoWarmup: DYNAMO_WARMUP }).finally(() => api.close());
-  if (customers.get.callsPerRequest === 0) throw new Error('dynamoCallCount() saw no calls: not the module instance the handlers use');
+  const measured = (async () => {
+    const customers = await measureCustomerRoutes({ baseUrl: api.url, keys, workspaceId: workspace, token, counts: COUNTS, dynamoWarmup: DYNAMO_WARMUP });
+    if (customers.get.callsPerRequest === 0) throw new Error('dynamoCallCount() saw no calls: not the module instance the handlers use');
+    const lists = await measureMessageLists({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: MESSAGE_SIZES, counts: LIST_COUNTS, seedConcurrency: SEED_CONCURRENCY });
+    const change = await measureChangeToListed({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...CHANGE });
+    return { customers, events: { lists, change } };
+  })();
+  const { customers, events } = await measured.finally(() => api.close());
 
-  const checks = checkTargets(customers, functions, baseline);
+  const checks = checkTargets(customers, events, functions, baseline);
   const facts = {
     date: new Date(),
     node: process.version,
@@ -77,9 +92,11 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, functions, baseline, checks));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, functions, baseline, checks));
 
-  console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
+  console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
+    `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
+    `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);
   console.log('Written to docs/benchmarks.md');

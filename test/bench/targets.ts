@@ -1,5 +1,6 @@
 import type { BundleResult } from './bundles';
 import type { CustomerResults } from './customer-scenarios';
+import type { ChangeToListedResults, MessageListResults } from './event-scenarios';
 
 /** The issue's targets. */
 export const LIMITS = {
@@ -7,7 +8,15 @@ export const LIMITS = {
   getDynamoCalls: 1,
   bundleKb: 700,
   importOverBaseline: 1.3,
+  /** p50 of the first page of GET /v1/webhooks/messages at the large log over the small one. */
+  listGrowth: 1.2,
+  changeToListedP95Ms: 2000,
 } as const;
+
+export interface EventResults {
+  lists: MessageListResults;
+  change: ChangeToListedResults;
+}
 
 export interface TargetCheck {
   target: string;
@@ -17,7 +26,13 @@ export interface TargetCheck {
 
 export const kb = (bytes: number): number => bytes / 1024;
 
-export function checkTargets(customers: CustomerResults, functions: BundleResult[], baseline: BundleResult): TargetCheck[] {
+const count = (n: number): string => n.toLocaleString('en-US');
+export const growth = (lists: MessageListResults, kind: 'plain' | 'filtered'): number => lists.large[kind].route.p50 / lists.small[kind].route.p50;
+
+export function checkTargets(customers: CustomerResults, events: EventResults, functions: BundleResult[], baseline: BundleResult): TargetCheck[] {
+  const { lists, change } = events;
+  const listRatio = growth(lists, 'plain');
+  const sizes = `${count(lists.large.messages)} vs ${count(lists.small.messages)} messages`;
   const getRatio = customers.get.route.p50 / customers.get.floor.p50;
   const largest = functions.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const slowest = functions.reduce((a, b) => (b.medianImportMs > a.medianImportMs ? b : a));
@@ -46,7 +61,20 @@ export function checkTargets(customers: CustomerResults, functions: BundleResult
       measured: `slowest ${slowRatio.toFixed(2)}× (${slowest.name}, ${slowest.medianImportMs.toFixed(1)} ms vs ${baseline.medianImportMs.toFixed(1)} ms)${offenders(overImport)}`,
       pass: overImport.length === 0,
     },
+    {
+      target: `GET /v1/webhooks/messages, first page: p50 at ${count(lists.large.messages)} messages ≤ ${LIMITS.listGrowth}× p50 at ${count(lists.small.messages)}`,
+      measured: `${listRatio.toFixed(2)}× (${lists.large.plain.route.p50.toFixed(2)} ms vs ${lists.small.plain.route.p50.toFixed(2)} ms, ${sizes}); ` +
+        `with ?event_types=${lists.filterType}: ${growth(lists, 'filtered').toFixed(2)}× (${lists.large.filtered.route.p50.toFixed(2)} ms vs ${lists.small.filtered.route.p50.toFixed(2)} ms)`,
+      pass: listRatio <= LIMITS.listGrowth,
+    },
+    {
+      target: `change → listed locally (POST /v1/customers → its customer.created in GET /v1/webhooks/messages): p95 ≤ ${LIMITS.changeToListedP95Ms} ms`,
+      measured: `p95 ${formatMs(change.p95)} ms (p50 ${formatMs(change.p50)}, max ${formatMs(change.max)}; ${change.samples.length + change.timeouts} changes, ${change.timeouts} not listed within ${change.limitMs / 1000} s)`,
+      pass: change.p95 <= LIMITS.changeToListedP95Ms,
+    },
   ];
 }
 
 export const formatCalls = (calls: number): string => (Number.isInteger(calls) ? String(calls) : calls.toFixed(2));
+
+export const formatMs = (value: number): string => (Number.isFinite(value) ? value.toFixed(0) : '∞');

@@ -13,13 +13,26 @@ import { InvalidRequest } from '../../errors';
  */
 const keyItem = (ctx: Ctx) => settingKey(ctx, 'ITERATOR_KEY');
 
+/** A workspace's key never changes: a warm process keeps the ones it has read (bounded). */
+const known = new Map<string, Buffer>();
+const MAX_KNOWN = 1_000;
+
 async function workspaceKey(ctx: Ctx): Promise<Buffer> {
+  const cached = known.get(ctx.workspaceId);
+  if (cached) return cached;
+  const key = await readOrCreateKey(ctx);
+  if (known.size >= MAX_KNOWN) known.delete(known.keys().next().value!);
+  known.set(ctx.workspaceId, key);
+  return key;
+}
+
+async function readOrCreateKey(ctx: Ctx): Promise<Buffer> {
   const found = await db.send(new GetCommand({ TableName: tableName(), Key: keyItem(ctx), ConsistentRead: true }));
   if (found.Item) return Buffer.from(String(found.Item.key), 'base64');
   const key = randomBytes(32).toString('base64');
   const put = db.send(new PutCommand({ TableName: tableName(), Item: { ...keyItem(ctx), _type: 'setting', key }, ConditionExpression: 'attribute_not_exists(pk)' }));
   // Two first listings at once: one key wins, and both use it.
-  return (await writeUnlessDone(put)) ? Buffer.from(key, 'base64') : workspaceKey(ctx);
+  return (await writeUnlessDone(put)) ? Buffer.from(key, 'base64') : readOrCreateKey(ctx);
 }
 
 const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
