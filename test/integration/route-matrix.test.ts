@@ -5,34 +5,7 @@
 import { generateKeys, signToken } from '../../lib/local/jwt';
 import { routes, type RouteDefinition } from '../../functions/routes';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
-
-/** Makes the resource a route's `{id}` names, in the given workspace. */
-const fixtures: Record<string, (client: Client) => Promise<string>> = {
-  '/v1/customers/{id}': async (client) => (await client.post('/v1/customers', { name: 'Owner’s customer' })).body.id,
-  // Not the default entity, so a leaked DELETE would succeed and be caught.
-  '/v1/invoicing-entities/{id}': async (client) =>
-    (await client.post('/v1/invoicing-entities', { name: 'Second', country: 'FR', currency: 'EUR' })).body.id,
-  '/v1/webhooks/endpoints/{id}': async (client) => (await client.post('/v1/webhooks/endpoints', quietEndpoint)).body.id,
-  '/v1/webhooks/messages/{id}': async (client) => {
-    await client.post('/v1/customers', { name: 'Makes a message' });
-    await api.events.settle();
-    return (await client.get('/v1/webhooks/messages?limit=1')).body.data[0].id;
-  },
-};
-
-/** Subscribed to an event these tests never cause, so nothing is ever queued for delivery to it. */
-const quietEndpoint = { url: 'https://hooks.example.com/matrix', event_types: ['payment_method.deleted'] };
-
-/** A valid body per route that takes one. */
-const validBodies: Record<string, unknown> = {
-  createInvoicingEntity: { name: 'E', country: 'FR', currency: 'EUR' },
-  updateInvoicingEntity: { name: 'Changed by another workspace' },
-  createCustomer: { name: 'C' },
-  updateCustomer: { name: 'Changed by another workspace' },
-  registerOAuthClient: { redirect_uris: ['https://app.example.com/callback'] },
-  createWebhookEndpoint: quietEndpoint,
-  updateWebhookEndpoint: { description: 'Changed by another workspace' },
-};
+import { resourceFixtures as fixtures, validBodies } from '../support/route-fixtures';
 
 const fixtureKey = (route: RouteDefinition) => route.path.slice(0, route.path.indexOf('{id}') + 4);
 const withId = (route: RouteDefinition, id: string) => route.path.replace('{id}', encodeURIComponent(id));
@@ -100,7 +73,7 @@ describe.each(routes.map((r) => [label(r), r] as const))('%s', (_, route) => {
 
   if (route.path.includes('{id}')) {
     it("answers 404 for another workspace's id and changes nothing", async () => {
-      const id = await fixtures[fixtureKey(route)]!(owner);
+      const id = await fixtures[fixtureKey(route)]!(owner, api);
       const readPath = fixtureKey(route).replace('{id}', id);
       const before = await owner.get(readPath);
       const intruder = await api.client();

@@ -1,0 +1,33 @@
+import type { Scope } from '../shared/http/route-meta';
+import type { Schema } from '../shared/schemas/common';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One route of the route table (functions/routes.ts). */
+export interface RouteDefinition {
+  /** camelCase, unique: names the generated validator module and the Lambda function. */
+  id: string;
+  method: Method;
+  path: string;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  handler: string;
+  /** `read` for GET routes and `write` for the others (DESIGN.md §7); `any` = a valid token suffices. */
+  scope: Scope;
+  summary: string;
+  tag: string;
+  request: { path?: Schema; query?: Schema; body?: Schema };
+  response: { status: number; schema: Schema; list?: boolean };
+  errorFormat?: 'oauth';
+}
+
+/** The response schema of a `{meta, data}` list of `item`. */
+export const listOf = (item: Schema): Schema => ({
+  type: 'object',
+  properties: {
+    meta: {
+      type: 'object',
+      properties: { total: { type: 'integer' }, taken: { type: 'integer' }, skipped: { type: 'integer' }, approximateCount: { type: 'boolean' } },
+    },
+    data: { type: 'array', items: item },
+  },
+});

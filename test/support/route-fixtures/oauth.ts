@@ -1,0 +1,6 @@
+import type { AreaFixtures } from './types';
+
+export const oauthFixtures: AreaFixtures = {
+  resources: {},
+  bodies: { registerOAuthClient: { redirect_uris: ['https://app.example.com/callback'] } },
+};
