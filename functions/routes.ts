@@ -1,6 +1,9 @@
+import { catalogRoutes } from './catalog/routes';
+import { couponRoutes } from './coupons/routes';
 import { customerRoutes } from './customers/routes';
 import { invoicingEntityRoutes } from './invoicing-entities/routes';
 import { oauthRoutes } from './oauth/routes';
+import { promotionCodeRoutes } from './promotion-codes/routes';
 import type { RouteDefinition } from './route-definition';
 import { webhookRoutes } from './webhooks/routes';
 
@@ -10,4 +13,11 @@ export type { Method, RouteDefinition } from './route-definition';
  * THE route table: every route once, gathered from each area's `routes.ts`. The CDK stack, the local server, the
  * validators (bin/generate-validators.ts), the OpenAPI document and the cross-cutting tests all derive from it.
  */
-export const routes: RouteDefinition[] = [...invoicingEntityRoutes, ...customerRoutes, ...webhookRoutes, ...oauthRoutes];
+export const routes: RouteDefinition[] = [
+  ...invoicingEntityRoutes,
+  ...customerRoutes,
+  ...catalogRoutes,
+  ...couponRoutes, ...promotionCodeRoutes,
+  ...webhookRoutes,
+  ...oauthRoutes,
+];

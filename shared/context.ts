@@ -5,10 +5,13 @@ export interface Ctx {
   readonly workspaceId: string;
   readonly requestId: string;
   readonly clock: Clock;
+  /** The OAuth client the token was issued to, when it names one. */
+  readonly clientId?: string | null;
 }
 
-export const makeCtx = (workspaceId: string, requestId: string, at: Clock = clock): Ctx => ({
+export const makeCtx = (workspaceId: string, requestId: string, at: Clock = clock, clientId: string | null = null): Ctx => ({
   workspaceId,
   requestId,
   clock: at,
+  clientId,
 });

@@ -21,6 +21,15 @@ export const listIndexKeys = (ctx: Ctx, type: EntityType, createdAt: string, id:
 
 export const listPartition = (ctx: Ctx, type: EntityType): string => `${ws(ctx)}#LIST#${type}`;
 
+/** The entry of an entity in the list of its parent (`field` = `value`), ordered by creation. */
+export const parentListKeys = (ctx: Ctx, type: EntityType, field: string, value: string, createdAt: string, id: string) => ({
+  gsi3pk: parentListPartition(ctx, type, field, value),
+  gsi3sk: `${createdAt}#${id}`,
+});
+
+export const parentListPartition = (ctx: Ctx, type: EntityType, field: string, value: string): string =>
+  `${listPartition(ctx, type)}#${field}=${value}`;
+
 /** Per-workspace counter of listed items of a type: the source of `meta.total`. */
 export const counterKey = (ctx: Ctx, type: EntityType): Key => ({ pk: `${ws(ctx)}#COUNTER`, sk: type });
 

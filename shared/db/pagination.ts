@@ -1,7 +1,7 @@
 import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../context';
 import { db, tableName } from './client';
-import { counterKey, listPartition, type EntityType, type Key } from './keys';
+import { counterKey, listPartition, parentListPartition, type EntityType, type Key } from './keys';
 
 export interface ListFields {
   [field: string]: string | number | boolean | null | undefined;
@@ -12,6 +12,8 @@ export interface PageRequest {
   skip: number;
   /** Keeps an index entry when true; filters see only the entry's list fields (`lf`). */
   filter?: (fields: ListFields) => boolean;
+  /** Lists only the children of one parent, from the keys-only parent index (`gsi3`) and the parent's counter. */
+  parent?: { field: string; value: string };
 }
 
 export interface Page<T> {
@@ -38,10 +40,11 @@ export async function listPage<Item, T>(
   request: PageRequest,
   toResource: (item: Item) => T,
 ): Promise<Page<T>> {
-  const { take, skip, filter } = request;
+  const { take, skip, filter, parent } = request;
+  const source = parent ? parentSource(ctx, type, parent) : listSource(ctx, type);
   const [keys, total] = filter
-    ? await scanIndexFiltered(ctx, type, request, filter)
-    : await Promise.all([readIndexWindow(ctx, type, skip, take), readCounter(ctx, type)]).then(
+    ? await scanIndexFiltered(source, request, filter)
+    : await Promise.all([readIndexWindow(source, skip, take), readCounter(ctx, source.counter)]).then(
         ([window, counted]) => [window, { total: counted, approximate: false }] as const,
       );
   const items = await batchGet(keys);
@@ -51,13 +54,32 @@ export async function listPage<Item, T>(
   };
 }
 
-async function readIndexWindow(ctx: Ctx, type: EntityType, skip: number, take: number): Promise<Key[]> {
+/** Where a list's entries are: an index, its partition, and the counter of its total. */
+interface Source {
+  index: 'gsi1' | 'gsi3';
+  partitionKey: string;
+  partition: string;
+  counter: string;
+}
+
+const listSource = (ctx: Ctx, type: EntityType): Source => ({ index: 'gsi1', partitionKey: 'gsi1pk', partition: listPartition(ctx, type), counter: type });
+
+const parentSource = (ctx: Ctx, type: EntityType, parent: { field: string; value: string }): Source => ({
+  index: 'gsi3',
+  partitionKey: 'gsi3pk',
+  partition: parentListPartition(ctx, type, parent.field, parent.value),
+  counter: parentCounter(type, parent.field, parent.value),
+});
+
+export const parentCounter = (type: EntityType, field: string, value: string) => `${type}#${field}=${value}`;
+
+async function readIndexWindow(source: Source, skip: number, take: number): Promise<Key[]> {
   if (take === 0) return [];
   const wanted = skip + take;
   const entries: IndexEntry[] = [];
   let cursor: Record<string, unknown> | undefined;
   do {
-    const page = await queryIndex(ctx, type, Math.min(wanted - entries.length, INDEX_PAGE), cursor, false);
+    const page = await queryIndex(source, Math.min(wanted - entries.length, INDEX_PAGE), cursor, false);
     entries.push(...((page.Items ?? []) as IndexEntry[]));
     cursor = page.LastEvaluatedKey;
   } while (cursor && entries.length < wanted);
@@ -65,8 +87,7 @@ async function readIndexWindow(ctx: Ctx, type: EntityType, skip: number, take: n
 }
 
 async function scanIndexFiltered(
-  ctx: Ctx,
-  type: EntityType,
+  source: Source,
   { skip, take }: PageRequest,
   filter: (fields: ListFields) => boolean,
 ): Promise<[Key[], { total: number; approximate: boolean }]> {
@@ -75,7 +96,7 @@ async function scanIndexFiltered(
   let readPastPage = 0;
   let cursor: Record<string, unknown> | undefined;
   do {
-    const page = await queryIndex(ctx, type, INDEX_PAGE, cursor, true);
+    const page = await queryIndex(source, INDEX_PAGE, cursor, source.index === 'gsi1');
     for (const entry of (page.Items ?? []) as IndexEntry[]) {
       if (matched >= skip + take) readPastPage += 1;
       if (!filter(entry.lf ?? {})) continue;
@@ -87,19 +108,13 @@ async function scanIndexFiltered(
   return [keys, { total: matched, approximate: cursor !== undefined }];
 }
 
-function queryIndex(
-  ctx: Ctx,
-  type: EntityType,
-  limit: number,
-  cursor: Record<string, unknown> | undefined,
-  withFields: boolean,
-): Promise<QueryCommandOutput> {
+function queryIndex(source: Source, limit: number, cursor: Record<string, unknown> | undefined, withFields: boolean): Promise<QueryCommandOutput> {
   return db.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :p',
-      ExpressionAttributeValues: { ':p': listPartition(ctx, type) },
+      IndexName: source.index,
+      KeyConditionExpression: `${source.partitionKey} = :p`,
+      ExpressionAttributeValues: { ':p': source.partition },
       ProjectionExpression: withFields ? 'pk, sk, lf' : 'pk, sk',
       Limit: limit,
       ExclusiveStartKey: cursor,
@@ -107,8 +122,8 @@ function queryIndex(
   );
 }
 
-async function readCounter(ctx: Ctx, type: EntityType): Promise<number> {
-  const result = await db.send(new GetCommand({ TableName: tableName(), Key: counterKey(ctx, type) }));
+async function readCounter(ctx: Ctx, counter: string): Promise<number> {
+  const result = await db.send(new GetCommand({ TableName: tableName(), Key: counterKey(ctx, counter) }));
   return Number(result.Item?.total ?? 0);
 }
 
@@ -130,7 +145,7 @@ async function batchGet(keys: Key[]): Promise<Record<string, unknown>[]> {
  * The counter update that goes in the same transaction as the insert (+1) or the removal (-1). With `max`, the
  * insert fails its condition once the workspace holds that many.
  */
-export const counterUpdate = (ctx: Ctx, type: EntityType, delta: 1 | -1, max?: number) => ({
+export const counterUpdate = (ctx: Ctx, type: EntityType | string, delta: 1 | -1, max?: number) => ({
   Update: {
     TableName: tableName(),
     Key: counterKey(ctx, type),

@@ -11,6 +11,9 @@ export const tableDefinition = {
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: { type: 'INCLUDE', attributes: ['lf'] } },
     // Webhook messages by event type: `gsi2pk` = `WS#<ws>#MSGTYPE#<event_type>`, `gsi2sk` = the message id.
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: { type: 'ALL' } },
+    // Lists narrowed to one parent (price configurations of a product, …): `gsi3pk` =
+    // `WS#<ws>#LIST#<TYPE>#<field>=<value>`, `gsi3sk` = `<created_at>#<id>`. Keys only: skipping stays cheap.
+    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: { type: 'KEYS_ONLY' } },
   ],
 } as const satisfies { globalIndexes: readonly IndexDefinition[] } & Record<string, unknown>;
 

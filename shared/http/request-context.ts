@@ -18,5 +18,11 @@ export function requestCtx(event: APIGatewayProxyEventV2WithJWTAuthorizer, requi
   if (required !== 'any' && !scopes.includes(required)) {
     throw new Forbidden(`This operation needs the '${required}' scope.`);
   }
-  return makeCtx(workspaceId, event.requestContext.requestId);
+  return makeCtx(workspaceId, event.requestContext.requestId, undefined, clientIdOf(claims));
+}
+
+/** The OAuth client behind the token: its `client_id` claim, else `azp` (OpenID's authorized party), else null. */
+export function clientIdOf(claims: Record<string, unknown>): string | null {
+  const value = [claims.client_id, claims.azp].find((c) => typeof c === 'string' && c.length > 0 && c.length <= 255);
+  return (value as string | undefined) ?? null;
 }

@@ -1,5 +1,8 @@
+import { priceConfigurationEvents, productEvents } from '../catalog/events';
+import { couponEvents } from '../coupons/events';
 import { customerEvents } from '../customers/events';
 import { invoicingEntityEvents } from '../invoicing-entities/events';
+import { promotionCodeEvents } from '../promotion-codes/events';
 import type { EventDraft } from './catalog';
 
 type Image = Record<string, unknown>;
@@ -12,6 +15,9 @@ type Mapper = (before: never, after: never) => EventDraft[];
 const MAPPERS: Record<string, Mapper> = {
   customer: customerEvents,
   invoicing_entity: invoicingEntityEvents,
+  coupon: couponEvents, promotion_code: promotionCodeEvents,
+  product: productEvents,
+  price_configuration: priceConfigurationEvents,
 };
 
 /** The one pure function of DESIGN.md §6: an item change (old image, new image) → the events it means. */

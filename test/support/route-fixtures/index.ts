@@ -1,10 +1,20 @@
+import { catalogFixtures } from './catalog';
+import { couponFixtures } from './coupons';
 import { customerFixtures } from './customers';
 import { invoicingEntityFixtures } from './invoicing-entities';
 import { oauthFixtures } from './oauth';
+import { promotionCodeFixtures } from './promotion-codes';
 import type { AreaFixtures } from './types';
 import { webhookFixtures } from './webhooks';
 
-const areas: AreaFixtures[] = [invoicingEntityFixtures, customerFixtures, webhookFixtures, oauthFixtures];
+const areas: AreaFixtures[] = [
+  invoicingEntityFixtures,
+  customerFixtures,
+  catalogFixtures,
+  couponFixtures, promotionCodeFixtures,
+  webhookFixtures,
+  oauthFixtures,
+];
 
 export const resourceFixtures: AreaFixtures['resources'] = Object.assign({}, ...areas.map((a) => a.resources));
 export const validBodies: AreaFixtures['bodies'] = Object.assign({}, ...areas.map((a) => a.bodies));

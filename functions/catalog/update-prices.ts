@@ -1,0 +1,5 @@
+import { updatePrices } from '../../shared/domain/catalog/price-configurations';
+import { httpHandler } from '../../shared/http/handler';
+import { route } from '../../shared/schemas/generated/updatePrices.js';
+
+export const handler = httpHandler<{ prices: Record<string, unknown>[] }>(route, ({ ctx, path, body }) => updatePrices(ctx, path.id!, body.prices));

@@ -1,0 +1,170 @@
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import { getItem, putIfUnchanged, retryOnRace } from '../../db/items';
+import { listIndexKeys, parentListKeys } from '../../db/keys';
+import { counterUpdate, listPage, parentCounter } from '../../db/pagination';
+import { ConditionFailed, transactWrite } from '../../db/transactions';
+import { Conflict, InvalidRequest } from '../../errors';
+import { newId } from '../../ids';
+import { priceConfigurationFilters } from '../../schemas/catalog';
+import { buildFilter } from '../../schemas/list-query';
+import { computePrice, validateTiers } from '../pricing/compute-price';
+import { PRICE_TYPES_BY_PRODUCT_TYPE } from '../pricing/product-types';
+import type { PricedConfiguration, PriceType } from '../pricing/types';
+import { priceConfigurationNotFound } from './errors';
+import {
+  PRICE_CONFIGURATION, priceConfigurationKey, priceConfigurationListFields, toPriceConfiguration,
+  type BillingInterval, type CommitmentInterval, type PriceConfiguration, type PriceConfigurationItem,
+} from './price-configuration';
+import { priceBookExists } from './price-books';
+import { productKey } from './product';
+import { assertProductUsable } from './usable';
+
+export interface PriceConfigurationInput {
+  product_id: string;
+  price_book_id?: string | null;
+  currency: string;
+  country?: string | null;
+  plan_id?: string | null;
+  billing_interval?: BillingInterval;
+  commitment_interval?: CommitmentInterval;
+  type: PriceType;
+  prices: Record<string, unknown>[];
+}
+
+/** The member that tells a price's shape apart; the route's schema already checked the rest. */
+const SHAPE_MEMBER: Record<PriceType, string> = { fee: 'amount', volume: 'unit_count', packaged: 'unit_count', bulk: 'unit_count', bps: 'percentage', bundle: 'pack_size' };
+
+function assertPricesFit(type: PriceType, prices: Record<string, unknown>[], path: string): void {
+  const wrongShape = prices.findIndex((p) => !(SHAPE_MEMBER[type] in p) || (type === 'fee' && 'unit_count' in p));
+  if (wrongShape >= 0) {
+    throw new InvalidRequest(`Invalid body: ${path}.${wrongShape} is not a ${type} price.`, [{ path: `${path}.${wrongShape}`, message: `is not a ${type} price` }]);
+  }
+  const problems = validateTiers({ type, prices } as PricedConfiguration);
+  if (problems.length > 0) {
+    // The engine's paths are relative to the configuration (`prices.1.from`).
+    const errors = problems.map((p) => ({ path: `body.${p.path}`, message: p.message }));
+    throw new InvalidRequest(`Invalid body: ${errors[0]!.path} ${errors[0]!.message}.`, errors);
+  }
+}
+
+const withIds = (prices: Record<string, unknown>[]) => prices.map((price) => ({ id: newId('pri'), ...price }));
+
+/**
+ * Adds a price configuration to a product: its price type must suit the product's type (400), the product must be
+ * usable (422 `product_archived`), and the product's list of configurations grows in the same transaction.
+ */
+export async function createPriceConfiguration(ctx: Ctx, input: PriceConfigurationInput): Promise<PriceConfiguration> {
+  const product = await assertProductUsable(ctx, input.product_id);
+  const allowed = PRICE_TYPES_BY_PRODUCT_TYPE[product.type] as readonly PriceType[];
+  if (!allowed.includes(input.type)) {
+    const message = `a ${product.type} product takes prices of type ${allowed.join(', ')}`;
+    throw new InvalidRequest(`Invalid body: body.type: ${message}.`, [{ path: 'body.type', message }]);
+  }
+  assertPricesFit(input.type, input.prices, 'body.prices');
+  const id = newId('prc');
+  const now = ctx.clock.now().toISOString();
+  const item: PriceConfigurationItem = {
+    ...priceConfigurationKey(ctx, id),
+    ...listIndexKeys(ctx, PRICE_CONFIGURATION, now, id),
+    ...parentListKeys(ctx, PRICE_CONFIGURATION, 'product_id', product.id, now, id),
+    _type: 'price_configuration',
+    _version: 0,
+    id,
+    product_id: product.id,
+    price_book_id: input.price_book_id ?? null,
+    status: 'active',
+    currency: input.currency,
+    country: input.country ?? null,
+    plan_id: input.plan_id ?? null,
+    billing_interval: input.billing_interval ?? { period: 'once' },
+    commitment_interval: input.commitment_interval ?? { period: 'all' },
+    type: input.type,
+    prices: withIds(input.prices),
+    created_at: now,
+    updated_at: now,
+    archived_at: null,
+  };
+  item.lf = priceConfigurationListFields(item);
+  const book = item.price_book_id ? priceBookExists(ctx, item.price_book_id) : undefined;
+  try {
+    await transactWrite([
+      { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      counterUpdate(ctx, PRICE_CONFIGURATION, 1),
+      counterUpdate(ctx, parentCounter(PRICE_CONFIGURATION, 'product_id', product.id), 1),
+      {
+        // Bumps the product's version: a concurrent product update retries instead of dropping this id.
+        Update: {
+          TableName: tableName(),
+          Key: productKey(ctx, product.id),
+          UpdateExpression: 'SET price_configuration_ids = list_append(price_configuration_ids, :id), #v = #v + :one',
+          ConditionExpression: '#status = :active AND attribute_type(deleted_at, :null)',
+          ExpressionAttributeNames: { '#status': 'status', '#v': '_version' },
+          ExpressionAttributeValues: { ':id': [id], ':one': 1, ':active': 'active', ':null': 'NULL' },
+        },
+      },
+      ...(book ? [book.item] : []),
+    ]);
+  } catch (error) {
+    if (error instanceof ConditionFailed && error.index === 3) await assertProductUsable(ctx, product.id);
+    if (error instanceof ConditionFailed && error.index === 4) throw book!.error();
+    throw error;
+  }
+  return toPriceConfiguration(item);
+}
+
+export async function findPriceConfigurationItem(ctx: Ctx, id: string): Promise<PriceConfigurationItem> {
+  const item = await getItem<PriceConfigurationItem>(priceConfigurationKey(ctx, id), true);
+  if (!item) throw priceConfigurationNotFound(id);
+  return item;
+}
+
+export const getPriceConfiguration = async (ctx: Ctx, id: string) => toPriceConfiguration(await findPriceConfigurationItem(ctx, id));
+
+/**
+ * The list, oldest first. `product_id=<id>` alone is served by the product's own index partition and counter, so
+ * its cost does not grow with the rest of the catalog; other filters read the list index. No `approximateCount`.
+ */
+export async function listPriceConfigurations(ctx: Ctx, query: { take: number; skip: number } & Record<string, unknown>) {
+  const { take, skip, ...filters } = query;
+  const names = Object.keys(filters).filter((k) => filters[k] !== undefined);
+  const product = filters.product_id ?? filters.product_id__equals;
+  const byProduct = names.length === 1 && typeof product === 'string';
+  const page = await listPage(
+    ctx,
+    PRICE_CONFIGURATION,
+    byProduct ? { take, skip, parent: { field: 'product_id', value: product } } : { take, skip, filter: buildFilter(priceConfigurationFilters, query) },
+    toPriceConfiguration,
+  );
+  const { approximateCount: _omitted, ...meta } = page.meta;
+  return { meta, data: page.data };
+}
+
+/** Replaces the prices (new ids); they must be of the configuration's type. An archived configuration is frozen. */
+export async function updatePrices(ctx: Ctx, id: string, prices: Record<string, unknown>[]): Promise<PriceConfiguration> {
+  return retryOnRace(async () => {
+    const current = await findPriceConfigurationItem(ctx, id);
+    if (current.status === 'archived') throw new Conflict(`Price configuration '${id}' is archived; create a new one instead.`);
+    assertPricesFit(current.type, prices, 'body.prices');
+    const next = { ...current, prices: withIds(prices), updated_at: ctx.clock.now().toISOString() };
+    return toPriceConfiguration(await putIfUnchanged(next, current._version));
+  });
+}
+
+/** Archives a configuration (it stays listed, with `archived_at`); archiving twice is a no-op. */
+export async function archivePriceConfiguration(ctx: Ctx, id: string): Promise<PriceConfiguration> {
+  return retryOnRace(async () => {
+    const current = await findPriceConfigurationItem(ctx, id);
+    if (current.status === 'archived') return toPriceConfiguration(current);
+    const now = ctx.clock.now().toISOString();
+    return toPriceConfiguration(await putIfUnchanged({ ...current, status: 'archived' as const, archived_at: now, updated_at: now }, current._version));
+  });
+}
+
+/** Prices a quantity (and, for bps, an amount) with the pricing engine, without recording anything. */
+export async function simulatePrice(ctx: Ctx, id: string, input: { quantity: number; amount?: number }) {
+  const config = await findPriceConfigurationItem(ctx, id);
+  // A PricingError is a domain error with its own status (400 bad quantity, 422 e.g. credit_pack_mismatch).
+  const result = computePrice({ type: config.type, prices: config.prices } as PricedConfiguration, input);
+  return { price_configuration_id: config.id, currency: config.currency, quantity: input.quantity, amount: result.amount, tiers: result.tiers };
+}

@@ -1,0 +1,96 @@
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import { putIfUnchanged, retryOnRace } from '../../db/items';
+import { listIndexKeys } from '../../db/keys';
+import { counterUpdate, listPage, type Page } from '../../db/pagination';
+import { asSoftDeleted, softDelete } from '../../db/soft-delete';
+import { transactWrite } from '../../db/transactions';
+import { newId } from '../../ids';
+import { productFilters } from '../../schemas/catalog';
+import { buildFilter } from '../../schemas/list-query';
+import { PRODUCT, productKey, productListFields, toProduct, type Product, type ProductInput, type ProductItem, type ProductType } from './product';
+import { configurationsOf, findProductItem } from './read';
+
+const withoutUndefined = <T extends object>(input: T): Partial<T> =>
+  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+async function withConfigurations(ctx: Ctx, item: ProductItem): Promise<Product> {
+  return toProduct(item, (await configurationsOf(ctx, [item])).get(item.id) ?? []);
+}
+
+export async function createProduct(ctx: Ctx, input: ProductInput & { name: string; type: ProductType }): Promise<Product> {
+  const id = newId('itm');
+  const now = ctx.clock.now().toISOString();
+  const item: ProductItem = {
+    ...productKey(ctx, id),
+    ...listIndexKeys(ctx, PRODUCT, now, id),
+    _type: 'product',
+    _version: 0,
+    id,
+    name: input.name,
+    type: input.type,
+    status: 'active',
+    description: null,
+    description_display_interval_dates: false,
+    public_description: null,
+    translations: null,
+    properties: null,
+    custom_properties: {},
+    accounting: {},
+    is_available_on_demand: true,
+    is_available_on_subscription: true,
+    ...withoutUndefined(input),
+    price_configuration_ids: [],
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  item.lf = productListFields(item);
+  await transactWrite([
+    { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    counterUpdate(ctx, PRODUCT, 1),
+  ]);
+  return toProduct(item, []);
+}
+
+export const getProduct = async (ctx: Ctx, id: string): Promise<Product> => withConfigurations(ctx, await findProductItem(ctx, id));
+
+/** Products, oldest first, each with its price configurations (fetched for the whole page at once). */
+export async function listProducts(ctx: Ctx, query: { take: number; skip: number } & Record<string, unknown>): Promise<Page<Product>> {
+  const page = await listPage(ctx, PRODUCT, { ...query, filter: buildFilter(productFilters, query) }, (item: ProductItem) => item);
+  const configurations = await configurationsOf(ctx, page.data);
+  return { meta: page.meta, data: page.data.map((p) => toProduct(p, configurations.get(p.id) ?? [])) };
+}
+
+/** Partial update of the descriptive members (the type cannot change: its prices depend on it). */
+export async function updateProduct(ctx: Ctx, id: string, input: ProductInput): Promise<Product> {
+  const item = await retryOnRace(async () => {
+    const current = await findProductItem(ctx, id);
+    const next: ProductItem = { ...current, ...withoutUndefined(input), updated_at: ctx.clock.now().toISOString() };
+    next.lf = productListFields(next);
+    return putIfUnchanged(next, current._version);
+  });
+  return withConfigurations(ctx, item);
+}
+
+/** Archive / unarchive; asking for the status the product already has is a no-op (decisions.md). */
+export async function setProductStatus(ctx: Ctx, id: string, status: ProductItem['status']): Promise<Product> {
+  const item = await retryOnRace(async () => {
+    const current = await findProductItem(ctx, id);
+    if (current.status === status) return current;
+    const next: ProductItem = { ...current, status, updated_at: ctx.clock.now().toISOString() };
+    next.lf = productListFields(next);
+    return putIfUnchanged(next, current._version);
+  });
+  return withConfigurations(ctx, item);
+}
+
+/** Removes the product from the catalog (soft: invoices that name it keep their own copy of its details). */
+export async function deleteProduct(ctx: Ctx, id: string): Promise<Product> {
+  return retryOnRace(async () => {
+    const current = await findProductItem(ctx, id);
+    const now = ctx.clock.now().toISOString();
+    await softDelete(ctx, PRODUCT, productKey(ctx, id), current._version, now);
+    return withConfigurations(ctx, asSoftDeleted(current, now));
+  });
+}

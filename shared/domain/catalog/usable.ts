@@ -1,0 +1,28 @@
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import { getItem } from '../../db/items';
+import type { TransactItem } from '../../db/transactions';
+import { productArchived, productMissing } from './errors';
+import { productKey, type ProductItem } from './product';
+
+/**
+ * The one check later issues call before using a product in a new quote, subscription or invoice: 422
+ * `product_archived` for an archived product, 422 `product_not_found` for a missing or deleted one.
+ */
+export async function assertProductUsable(ctx: Ctx, productId: string): Promise<ProductItem> {
+  const product = await getItem<ProductItem>(productKey(ctx, productId), true);
+  if (!product || product.deleted_at) throw productMissing(productId);
+  if (product.status === 'archived') throw productArchived(productId);
+  return product;
+}
+
+/** The same rule inside a write's transaction, so a product archived meanwhile cannot slip through. */
+export const productUsableCheck = (ctx: Ctx, productId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key: productKey(ctx, productId),
+    ConditionExpression: '#status = :active AND attribute_type(deleted_at, :null)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':active': 'active', ':null': 'NULL' },
+  },
+});

@@ -1,0 +1,38 @@
+import type { Ctx } from '../../context';
+import { retryOnRace } from '../../db/items';
+import { asSoftDeleted, softDelete } from '../../db/soft-delete';
+import { COUPON, couponItemKey, toCoupon, type Coupon } from './coupon';
+import { couponDeleted, limitBelowRedemptions } from './errors';
+import { applyCouponUpdate, type CouponUpdateInput } from './input';
+import { findCouponItem } from './read';
+import { putIfUnchangedCounting } from './write';
+
+/**
+ * Partial update of a coupon's name, description and availability (`redemption_limit`, `expiration_date`);
+ * `null` clears. The limit cannot go below the redemptions already made (422).
+ */
+export async function updateCoupon(ctx: Ctx, id: string, input: CouponUpdateInput): Promise<Coupon> {
+  return retryOnRace(async () => {
+    const current = await findCouponItem(ctx, id);
+    if (current.deleted_at) throw couponDeleted(id);
+    const next = applyCouponUpdate(current, input, ctx.clock.now().toISOString());
+    if (next.redemption_limit !== null && next.redemption_limit < current.redemption_count) {
+      throw limitBelowRedemptions('coupon', 'redemption_limit', next.redemption_limit, current.redemption_count);
+    }
+    return toCoupon(await putIfUnchangedCounting(next, current._version, 'redemption_count'));
+  });
+}
+
+/**
+ * Soft delete: `deleted_at` set, out of the list and its count; GET still answers. From then on no promotion code
+ * can be created for it and none of its codes can be redeemed. Deleting twice returns the deleted coupon.
+ */
+export async function deleteCoupon(ctx: Ctx, id: string): Promise<Coupon> {
+  return retryOnRace(async () => {
+    const current = await findCouponItem(ctx, id);
+    if (current.deleted_at) return toCoupon(current);
+    const now = ctx.clock.now().toISOString();
+    await softDelete(ctx, COUPON, couponItemKey(ctx, id), current._version, now);
+    return toCoupon(asSoftDeleted(current, now));
+  });
+}

@@ -1,0 +1,114 @@
+import { PRICE_TYPES, pricesSchemaFor } from './prices';
+import { country, currency, id, metadata, name, nullable, object, text, type Schema } from './common';
+import { listQuerySchema, pagingQuery, type FilterSpec } from './list-query';
+
+export const PRODUCT_TYPES = ['flat_fee', 'seat', 'dynamic', 'credit'] as const;
+export const PRODUCT_STATUSES = ['active', 'archived'] as const;
+const RECURRING_PERIODS = ['days', 'weeks', 'months', 'years'];
+
+const productMembers: Record<string, Schema> = {
+  name,
+  description: nullable(text(5000)),
+  description_display_interval_dates: { type: 'boolean' },
+  public_description: nullable(text(5000)),
+  translations: nullable(metadata),
+  properties: nullable(metadata),
+  custom_properties: metadata,
+  accounting: metadata,
+  is_available_on_demand: { type: 'boolean' },
+  is_available_on_subscription: { type: 'boolean' },
+};
+
+export const productCreateBody = object({ ...productMembers, type: { type: 'string', enum: PRODUCT_TYPES } }, ['name', 'type']);
+export const productUpdateBody = object(productMembers);
+
+export const productFilters: FilterSpec = {
+  name: { kind: 'string' },
+  type: { kind: 'enum', values: PRODUCT_TYPES },
+  status: { kind: 'enum', values: PRODUCT_STATUSES },
+  created_at: { kind: 'date' },
+};
+export const productListQuery = listQuerySchema(productFilters);
+
+const recurring = object({ period: { type: 'string', enum: RECURRING_PERIODS }, count: { type: 'integer', minimum: 1, maximum: 1000 } }, ['period', 'count']);
+const billingInterval = { anyOf: [object({ period: { type: 'string', enum: ['once'] } }, ['period']), recurring] };
+const commitmentInterval = { anyOf: [object({ period: { type: 'string', enum: ['all'] } }, ['period']), recurring] };
+
+/** The prices must be of the configuration's type: one `if type … then prices …` per type. */
+const pricesMatchType = PRICE_TYPES.map((type) => ({
+  if: { properties: { type: { const: type } }, required: ['type'] },
+  then: { properties: { prices: pricesSchemaFor(type) } },
+}));
+
+export const priceConfigurationCreateBody = {
+  ...object(
+    {
+      product_id: id,
+      price_book_id: nullable(id),
+      currency,
+      country: nullable(country),
+      plan_id: nullable(id),
+      billing_interval: billingInterval,
+      commitment_interval: commitmentInterval,
+      type: { type: 'string', enum: PRICE_TYPES },
+      prices: { type: 'array', minItems: 1 },
+    },
+    ['product_id', 'currency', 'type', 'prices'],
+  ),
+  allOf: pricesMatchType,
+};
+
+/** The stored type is known only to the domain, which checks the prices against it. */
+export const pricesUpdateBody = object({ prices: { anyOf: PRICE_TYPES.map((type) => pricesSchemaFor(type)) } }, ['prices']);
+
+export const simulateBody = object(
+  { quantity: { type: 'integer', minimum: 0, maximum: 1_000_000_000 }, amount: { type: 'integer', minimum: 0 } },
+  ['quantity'],
+);
+
+/** The spec's filters: exact, negated, null tests and text matches on `product_id` and `price_book_id`. */
+export const priceConfigurationFilters: FilterSpec = {
+  product_id: { kind: 'string' },
+  price_book_id: { kind: 'string' },
+};
+export const priceConfigurationListQuery = listQuerySchema(priceConfigurationFilters);
+
+export const priceBookCreateBody = object({ name, description: nullable(text(5000)) }, ['name']);
+export const priceBookListQuery = { type: 'object', additionalProperties: false, properties: { ...pagingQuery } };
+
+const str = { type: 'string' };
+const nstr = { type: ['string', 'null'] };
+const interval = { type: 'object', properties: { period: str, count: { type: 'integer' } } };
+
+export const priceConfigurationResource: Schema = {
+  type: 'object',
+  properties: {
+    id: str, product_id: str, price_book_id: nstr, status: { type: 'string', enum: ['active', 'archived'] }, currency: str, country: nstr,
+    plan_id: nstr, billing_interval: interval, commitment_interval: interval, type: { type: 'string', enum: PRICE_TYPES },
+    prices: { type: 'array', items: { type: 'object' } }, created_at: str, updated_at: str, archived_at: nstr,
+  },
+};
+
+export const productResource: Schema = {
+  type: 'object',
+  properties: {
+    id: str, name: str, status: { type: 'string', enum: PRODUCT_STATUSES }, type: { type: 'string', enum: PRODUCT_TYPES }, description: nstr,
+    description_display_interval_dates: { type: 'boolean' }, public_description: nstr, translations: { type: ['object', 'null'] },
+    properties: { type: ['object', 'null'] }, custom_properties: { type: 'object' }, accounting: { type: 'object' },
+    is_available_on_demand: { type: 'boolean' }, is_available_on_subscription: { type: 'boolean' },
+    price_configurations: { type: 'array', items: priceConfigurationResource }, created_at: str, updated_at: str,
+  },
+};
+
+export const priceBookResource: Schema = {
+  type: 'object',
+  properties: { id: str, name: str, description: nstr, created_at: str, updated_at: str },
+};
+
+export const simulationResource: Schema = {
+  type: 'object',
+  properties: {
+    price_configuration_id: str, currency: str, quantity: { type: 'integer' }, amount: { type: 'integer' },
+    tiers: { type: 'array', items: { type: 'object', properties: { from: { type: 'integer' }, to: { type: ['integer', 'null'] }, units: { type: 'integer' }, amount: { type: 'integer' } } } },
+  },
+};
