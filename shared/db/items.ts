@@ -2,6 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '../errors';
 import { db, tableName } from './client';
 import type { Key } from './keys';
+import { BalanceChanged } from './ledger';
 import { ConditionFailed, translateWriteError } from './transactions';
 
 /** Attributes every stored entity carries beside its public members. */
@@ -52,7 +53,7 @@ export async function retryOnRace<T>(attempt: () => Promise<T>, attempts = 8): P
     try {
       return await attempt();
     } catch (error) {
-      const raced = error instanceof ConditionFailed || error instanceof ServiceUnavailable;
+      const raced = error instanceof ConditionFailed || error instanceof ServiceUnavailable || error instanceof BalanceChanged;
       if (!raced || i + 1 >= attempts) throw raced ? new ServiceUnavailable() : error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * 2 ** i));
     }

@@ -30,6 +30,12 @@ export const parentListKeys = (ctx: Ctx, type: EntityType, field: string, value:
 export const parentListPartition = (ctx: Ctx, type: EntityType, field: string, value: string): string =>
   `${listPartition(ctx, type)}#${field}=${value}`;
 
+/** Puts an item in the scheduling index: time-driven work of `kind` is due on it at `dueAt`. */
+export const dueIndexKeys = (ctx: Ctx, dueAt: string, kind: string, id: string) => ({
+  gsi4pk: `${ws(ctx)}#DUE`,
+  gsi4sk: `${dueAt}#${kind}#${id}`,
+});
+
 /** Per-workspace counter of listed items of a type: the source of `meta.total`. */
 export const counterKey = (ctx: Ctx, type: EntityType): Key => ({ pk: `${ws(ctx)}#COUNTER`, sk: type });
 
