@@ -3,7 +3,7 @@
  * route under shared/schemas/generated/ (git-ignored; run by `npm install`, `npm test`, `npm start`).
  * A handler imports only its own module, so a Lambda bundle carries neither ajv's compiler nor other routes' schemas.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv, { type Options } from 'ajv';
@@ -43,19 +43,21 @@ function routeModule(route: RouteDefinition): string {
     `export const route = { ...${JSON.stringify(meta)}, validate: {\n${parts.join(',\n')}\n} };\n`;
 }
 
+/** Writes a file only when its content changed, so a test run reading the folder meanwhile never misses a module. */
+function writeIfChanged(path: string, content: string): void {
+  if (!existsSync(path) || readFileSync(path, 'utf8') !== content) writeFileSync(path, content);
+}
+
 export function generateValidators(): number {
-  rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  const ids = new Set<string>();
+  const files = new Set<string>();
   for (const route of routes) {
-    if (ids.has(route.id)) throw new Error(`Duplicate route id ${route.id}`);
-    ids.add(route.id);
-    writeFileSync(join(outDir, `${route.id}.js`), routeModule(route));
-    writeFileSync(
-      join(outDir, `${route.id}.d.ts`),
-      `import type { RouteMeta } from '../../http/route-meta';\nexport declare const route: RouteMeta;\n`,
-    );
+    if (files.has(`${route.id}.js`)) throw new Error(`Duplicate route id ${route.id}`);
+    files.add(`${route.id}.js`).add(`${route.id}.d.ts`);
+    writeIfChanged(join(outDir, `${route.id}.js`), routeModule(route));
+    writeIfChanged(join(outDir, `${route.id}.d.ts`), `import type { RouteMeta } from '../../http/route-meta';\nexport declare const route: RouteMeta;\n`);
   }
+  for (const stale of readdirSync(outDir).filter((name) => !files.has(name))) rmSync(join(outDir, stale));
   return routes.length;
 }
 

@@ -54,8 +54,9 @@ const events = await startEventRuntime({
   from: 'trim_horizon',
   checkpointFile,
   deliveryTickMs: 250,
+  scheduleTickMs: 5_000,
 });
-const streamLine = `polled into functions/streams/events.ts${checkpointFile ? ' (checkpoints in .local/stream-checkpoints.json)' : ''}; webhook deliveries every 250 ms`;
+const streamLine = `polled into functions/streams/events.ts${checkpointFile ? ' (checkpoints in .local/stream-checkpoints.json)' : ''}; webhook deliveries every 250 ms; scheduled work every 5 s`;
 
 console.log(`Billing API listening on ${api.url}
   DynamoDB: ${process.env.DYNAMODB_ENDPOINT} (${dynamo ? (values['in-memory'] ? 'DynamoDB Local, in memory' : 'DynamoDB Local, data in .local/dynamodb') : 'DYNAMODB_ENDPOINT'}), table '${process.env.TABLE_NAME}' ${table}

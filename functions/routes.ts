@@ -1,10 +1,12 @@
 import { catalogRoutes } from './catalog/routes';
 import { couponRoutes } from './coupons/routes';
+import { creditRoutes } from './credits/routes';
 import { customerRoutes } from './customers/routes';
 import { invoicingEntityRoutes } from './invoicing-entities/routes';
 import { oauthRoutes } from './oauth/routes';
 import { promotionCodeRoutes } from './promotion-codes/routes';
 import type { RouteDefinition } from './route-definition';
+import { walletRoutes } from './wallets/routes';
 import { webhookRoutes } from './webhooks/routes';
 
 export type { Method, RouteDefinition } from './route-definition';
@@ -18,6 +20,8 @@ export const routes: RouteDefinition[] = [
   ...customerRoutes,
   ...catalogRoutes,
   ...couponRoutes, ...promotionCodeRoutes,
+  ...walletRoutes,
+  ...creditRoutes,
   ...webhookRoutes,
   ...oauthRoutes,
 ];

@@ -9,6 +9,7 @@ import { routes } from '../functions/routes';
 import { tableDefinition } from '../shared/db/table-definition';
 import { EventPipeline } from './event-pipeline';
 import { RouteFunction } from './route-function';
+import { Scheduler } from './scheduler';
 
 /** The project root: handler paths in the route table are relative to it. */
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -44,6 +45,7 @@ export class BillingStack extends Stack {
 
     // DESIGN.md §6: the stream → events and messages → delivery jobs on SQS → signed POSTs.
     const events = new EventPipeline(this, 'Events', { table, projectRoot });
+    new Scheduler(this, 'Scheduler', { table, projectRoot });
 
     const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', this.requiredContext('jwtIssuer'), {
       jwtAudience: this.requiredContext('jwtAudience').split(',').map((a) => a.trim()),

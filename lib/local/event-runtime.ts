@@ -2,6 +2,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { handler } from '../../functions/streams/events';
 import { clock } from '../../shared/clock';
 import { deliver } from '../../shared/domain/webhooks/deliver';
+import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { LocalDeliveryQueue, useDeliveryQueue } from '../../shared/domain/webhooks/delivery-queue';
 import { startStreamPoller } from './stream-poller';
 
@@ -22,11 +23,14 @@ export interface EventRuntimeOptions {
   accept?: (record: DynamoDBRecord) => boolean;
   /** Run due deliveries every this many ms; `false`: only when `deliverDue` is called (tests moving the clock). */
   deliveryTickMs: number | false;
+  /** Run the scheduled handler's work every this many ms (EventBridge does it every minute on AWS). */
+  scheduleTickMs?: number | false;
 }
 
 /**
  * What AWS does around the table, on this machine: the stream poller feeds the stream handler (as the Lambda event
- * source would), and delivery attempts wait in an in-process queue (as in SQS) for the same `deliver` function.
+ * source would), delivery attempts wait in an in-process queue (as in SQS) for the same `deliver` function, and
+ * the scheduled handler's work runs on a timer (as the EventBridge rule does).
  */
 export async function startEventRuntime(options: EventRuntimeOptions): Promise<EventRuntime> {
   const queue = new LocalDeliveryQueue(() => clock.now());
@@ -34,18 +38,22 @@ export async function startEventRuntime(options: EventRuntimeOptions): Promise<E
   const poller = await startStreamPoller({ ...options, handler });
   const deliverDue = () => queue.runDue((job) => deliver(job));
   let ticking: Promise<unknown> = Promise.resolve();
-  const timer =
-    options.deliveryTickMs === false
-      ? undefined
-      : setInterval(() => {
-          ticking = ticking.then(deliverDue).catch((error) => console.error('webhook delivery failed', error));
-        }, options.deliveryTickMs);
+  const every = (ms: number | false | undefined, work: () => Promise<unknown>, what: string) =>
+    ms
+      ? setInterval(() => {
+          ticking = ticking.then(work).catch((error) => console.error(`${what} failed`, error));
+        }, ms)
+      : undefined;
+  const timers = [
+    every(options.deliveryTickMs, deliverDue, 'webhook delivery'),
+    every(options.scheduleTickMs, () => runDueWork(clock.now()), 'scheduled work'),
+  ];
   return {
     settle: () => poller.drain(),
     deliverDue,
     queue,
     stop: async () => {
-      clearInterval(timer);
+      for (const timer of timers) clearInterval(timer);
       await ticking;
       await poller.stop();
     },

@@ -48,14 +48,15 @@ export const versionCondition = (readVersion: number) => ({
  * Runs read-modify-write `attempt` again when a concurrent writer got there first (a failed version condition
  * or a transaction conflict), so a lost race costs a retry, never a lost update. Gives up with a retryable 503.
  */
-export async function retryOnRace<T>(attempt: () => Promise<T>, attempts = 8): Promise<T> {
+export async function retryOnRace<T>(attempt: () => Promise<T>, attempts = 25): Promise<T> {
   for (let i = 0; ; i++) {
     try {
       return await attempt();
     } catch (error) {
       const raced = error instanceof ConditionFailed || error instanceof ServiceUnavailable || error instanceof BalanceChanged;
       if (!raced || i + 1 >= attempts) throw raced ? new ServiceUnavailable() : error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * 2 ** i));
+      // Full jitter, capped: a hot balance (dozens of writers at once) drains in a few rounds, not an avalanche.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** i, 200)));
     }
   }
 }

@@ -15,6 +15,8 @@ export interface LedgerChange {
   readVersion: number | undefined;
   /** Attributes of the balance item to set (its new amount, and anything else that moves with it). */
   set: Record<string, unknown>;
+  /** Attributes of the balance item to remove (e.g. its scheduling index keys once no work is due). */
+  remove?: string[];
   entry: Key & Record<string, unknown>;
   /** Further items that must commit with the change (lot updates, idempotency markers, currency locks…). */
   also?: TransactItem[];
@@ -41,12 +43,16 @@ export function ledgerItems(change: LedgerChange): TransactItem[] {
     return `#a${i} = :a${i}`;
   });
   if (change.readVersion !== undefined) values[':read'] = change.readVersion;
+  const removals = (change.remove ?? []).map((name, i) => {
+    names[`#r${i}`] = name;
+    return `#r${i}`;
+  });
   return [
     {
       Update: {
         TableName: tableName(),
         Key: change.balanceKey,
-        UpdateExpression: `SET ${[...assignments, '#v = :next'].join(', ')}`,
+        UpdateExpression: `SET ${[...assignments, '#v = :next'].join(', ')}${removals.length ? ` REMOVE ${removals.join(', ')}` : ''}`,
         ConditionExpression: change.readVersion === undefined ? 'attribute_not_exists(pk)' : '#v = :read',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,

@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Ctx } from '../context';
 import { errorMapping } from './errors';
+import { idempotency } from './idempotency';
 import { requestCtx } from './request-context';
 import { requestParts } from './request-parts';
 import { json } from './responses';
@@ -23,7 +24,8 @@ const inputs = new WeakMap<object, HandlerInput<unknown, unknown, unknown>>();
 
 /**
  * The shared stack, in DESIGN.md §4 order: request context and scope (401/403) → body parsing (413/415/400)
- * → validation of path, query and body (400) → the domain call → JSON response → error mapping.
+ * → validation of path, query and body (400) → idempotency (POST/PUT/PATCH with `Idempotency-Key`: replay,
+ * 409, 422) → the domain call → JSON response → error mapping.
  * The core receives validated input and returns the resource; its status comes from the route table.
  */
 export function httpHandler<Body = unknown, Query = Record<string, unknown>, Path = Record<string, string>>(
@@ -38,6 +40,7 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
         inputs.set(event, { ctx, ...parts, headers: event.headers });
       },
     })
+    .use(idempotency(route, (event) => inputs.get(event)))
     .use({
       after: (request) => {
         request.response = json(route.status, request.response, request.event.requestContext.requestId);

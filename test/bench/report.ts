@@ -1,8 +1,10 @@
 import type { BundleResult } from './bundles';
+import type { PriceListResults } from './catalog-scenarios';
+import type { ReadCost } from './dynamo-meter';
 import type { CustomerResults } from './customer-scenarios';
 import type { ChangeToListedResults, ListSeries, MessageListResults } from './event-scenarios';
 import type { PairResult } from './latency';
-import { formatCalls, formatMs, growth, kb, LIMITS, type EventResults, type TargetCheck } from './targets';
+import { formatCalls, formatMs, growth, kb, LIMITS, priceGrowth, type EventResults, type TargetCheck } from './targets';
 
 export interface BenchFacts {
   date: Date;
@@ -115,6 +117,96 @@ export function listReading(lists: MessageListResults): string {
     `iterator is read once per process, then remembered). ${formatCalls(calls)} DynamoDB calls per request.`;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Price configurations of a product
+
+const rcu = (cost: ReadCost): string => (cost.rcu === undefined ? 'not reported' : String(cost.rcu));
+
+/** GET /v1/price-configurations?product_id=… first page at both sizes: the route, its floor, and how each grows. */
+export function priceListTable(prices: PriceListResults): string {
+  const { small, large } = prices;
+  const s = small.firstPage;
+  const l = large.firstPage;
+  return table(
+    ['GET /v1/price-configurations?product_id=… (first page, take 50)', `${count(small.configurations)} configs: p50 / p95 ms`, `${count(large.configurations)} configs: p50 / p95 ms`,
+      `p50 ratio ${count(large.configurations)}/${count(small.configurations)}`, 'p95 ratio', 'floor p50 ms (small / large)', 'floor p50 ratio', 'DynamoDB calls / request'],
+    [[
+      'gsi3 key window (Query, Limit 50) ∥ product counter (GetItem), then BatchGetItem of the page',
+      `${ms(s.route.p50)} / ${ms(s.route.p95)}`,
+      `${ms(l.route.p50)} / ${ms(l.route.p95)}`,
+      ratio(l.route.p50 / s.route.p50),
+      ratio(l.route.p95 / s.route.p95),
+      `${ms(s.floor.p50)} / ${ms(l.floor.p50)}`,
+      ratio(l.floor.p50 / s.floor.p50),
+      s.callsPerRequest === l.callsPerRequest ? formatCalls(s.callsPerRequest) : `${formatCalls(s.callsPerRequest)} / ${formatCalls(l.callsPerRequest)}`,
+    ]],
+  );
+}
+
+/** What one request reads: the first page at both sizes and skip=5000 at the large one. */
+export function priceCostTable(prices: PriceListResults): string {
+  const { small, large, skip } = prices;
+  const row = (request: string, latency: { route: { p50: number; p95: number }; floor: { p50: number; p95: number } }, cost: ReadCost) => [
+    request,
+    `${ms(latency.route.p50)} / ${ms(latency.route.p95)}`,
+    `${ms(latency.floor.p50)} / ${ms(latency.floor.p95)}`,
+    String(cost.calls),
+    `${count(cost.indexEntries)} (${cost.queries} Quer${cost.queries === 1 ? 'y' : 'ies'})`,
+    count(cost.batchItems),
+    count(cost.getItems),
+    count(cost.indexEntries + cost.batchItems),
+    rcu(cost),
+  ];
+  return table(
+    ['Request (one product)', 'p50 / p95 ms', 'floor p50 / p95 ms', 'DynamoDB calls', 'index entries read (gsi3, keys only)', 'items fetched (BatchGetItem)', 'counter read (GetItem)',
+      'items read (entries + items)', 'RCU (DynamoDB Local, eventually consistent)'],
+    [
+      row(`first page, ${count(small.configurations)} configurations`, small.firstPage, small.firstPageCost),
+      row(`first page, ${count(large.configurations)} configurations`, large.firstPage, large.firstPageCost),
+      row(`\`skip=${count(skip.skip)}&take=${skip.take}\`, ${count(large.configurations)} configurations`, skip.latency, skip.cost),
+    ],
+  );
+}
+
+/** Generated sentences on how the first page grows and what skipping costs. */
+export function priceListReading(prices: PriceListResults): string {
+  const { small, large, skip } = prices;
+  const route = priceGrowth(prices);
+  const floor = large.firstPage.floor.p50 / small.firstPage.floor.p50;
+  const verdict = route <= LIMITS.priceListGrowth
+    ? `stays within ${LIMITS.priceListGrowth}×: the first page does not grow with the product's configurations`
+    : floor > LIMITS.priceListGrowth
+      ? `exceeds ${LIMITS.priceListGrowth}×, and so does the floor (${ratio(floor)}): the growth is DynamoDB Local's own, not the handler's`
+      : `exceeds ${LIMITS.priceListGrowth}× while the floor does not (${ratio(floor)}): the growth is in the handler, not in DynamoDB`;
+  const first = large.firstPageCost;
+  const perThousand = skip.cost.rcu !== undefined && first.rcu !== undefined ? (skip.cost.rcu - first.rcu) / (skip.skip / 1000) : undefined;
+  return `From ${count(small.configurations)} to ${count(large.configurations)} configurations on the product, the first page's p50 ${verdict}. ` +
+    `\`product_id=<id>\` alone is served by the product's own keys-only gsi3 partition (a Query with Limit 50) and its counter ` +
+    `(\`meta.total\`), read in parallel, then one BatchGetItem of the 50 items: ${formatCalls(large.firstPage.callsPerRequest)} DynamoDB calls, and the same ` +
+    `${count(first.indexEntries)} index entries and ${count(first.batchItems)} items read whatever the product (or the rest of the catalog) holds.\n\n` +
+    `Skipping reads keys only: \`skip=${count(skip.skip)}\` reads ${count(skip.cost.indexEntries)} gsi3 entries (${skip.cost.queries} Queries of at most 1,000 keys) ` +
+    `but fetches only the ${count(skip.cost.batchItems)} items of the page, in ${skip.cost.calls} DynamoDB calls` +
+    (skip.cost.rcu !== undefined && first.rcu !== undefined ? `, ${skip.cost.rcu} RCU against ${first.rcu} for the first page (${ratio(skip.cost.rcu / first.rcu)}; ` +
+      `about ${perThousand!.toFixed(1)} RCU per 1,000 skipped)` : '') +
+    `, p50 ${ms(skip.latency.route.p50)} ms against ${ms(large.firstPage.route.p50)} ms (its floor: ${ms(skip.latency.floor.p50)} ms): the cost grows ` +
+    `linearly with \`skip\`, in small index entries, not in items. Its operations, in the order they were answered: ${skip.cost.operations.join(', ')}. ` +
+    `RCU as DynamoDB Local reports them with ReturnConsumedCapacity TOTAL (asked for by the bench's meter on the metered requests only).`;
+}
+
+export function priceSeedLine(prices: PriceListResults): string {
+  const { small, large } = prices;
+  const written = small.seed.written + large.seed.written;
+  const seconds = small.seed.seconds + large.seed.seconds;
+  return `Seeded directly in DynamoDB Local (BatchWriteItem, 25 items per call, ${prices.seedConcurrency} calls in flight): ` +
+    `${count(small.inWorkspace)} configurations in one workspace, all on its one product, and ${count(large.inWorkspace)} in another: ` +
+    `${count(large.configurations)} on the measured product and ${count(large.inWorkspace - large.configurations)} on ${large.otherProducts} other products ` +
+    `(their own gsi3 partitions and counters; the workspace-wide list and counter hold all ${count(large.inWorkspace)}), ` +
+    `${count(written)} in ${seconds.toFixed(1)} s (${small.seed.retries + large.seed.retries} calls re-sent for UnprocessedItems). ` +
+    'The products are created with `POST /v1/products`; the configurations (one a minute, oldest first, volume tiers in EUR) are built as ' +
+    '`createPriceConfiguration` builds them, with both counters it keeps (checked against one configuration created through the API; ' +
+    '`test/bench/price-configuration-seed.ts`).';
+}
+
 export function changeTable(change: ChangeToListedResults): string {
   return table(
     ['From a change to its message being listed', 'p50 ms', 'p95 ms', 'max ms', 'changes', 'not listed in time'],
@@ -141,7 +233,7 @@ export function targetTable(checks: TargetCheck[]): string {
   return table(['Target', 'Measured', 'Result'], checks.map((c) => [c.target, c.measured, c.pass ? 'PASS' : '**FAIL**']));
 }
 
-export function markdownReport(facts: BenchFacts, customers: CustomerResults, events: EventResults, functions: BundleResult[], baseline: BundleResult, checks: TargetCheck[]): string {
+export function markdownReport(facts: BenchFacts, customers: CustomerResults, events: EventResults, prices: PriceListResults, functions: BundleResult[], baseline: BundleResult, checks: TargetCheck[]): string {
   const { lists, change } = events;
   return `# Benchmarks
 
@@ -174,6 +266,16 @@ table, starts the local API in-process on a free port and measures:
   process; in a fresh workspace (invoicing entity first), ${change.samples.length + change.timeouts} customers created one at a time with \`POST /v1/customers\`
   (after ${change.warmup} unrecorded ones, each started at a different point of the poller's cycle), each followed by
   \`GET /v1/webhooks/messages?event_types=customer.created\` every ${change.pollIntervalMs} ms until its message appears (at most ${change.limitMs / 1000} s).
+- **A product's price configurations as they grow**: two fresh workspaces, each with one \`seat\` product made with
+  \`POST /v1/products\` holding ${count(prices.small.configurations)} and ${count(prices.large.configurations)} price configurations (the larger workspace also holds
+  ${count(prices.large.inWorkspace - prices.large.configurations)} configurations of ${prices.large.otherProducts} other products), seeded directly as \`createPriceConfiguration\` writes them
+  (checked against one made through the API). The first page of \`GET /v1/price-configurations?product_id=…\` (default take 50)
+  at both sizes, each beside its floor (the same gsi3 Query and counter GetItem in parallel, then the BatchGetItem, sent
+  directly), all four interleaved in rotating order: ${prices.counts.warmup} warm-up rounds, then ${prices.counts.measured} measured ones; then
+  \`skip=${count(prices.skip.skip)}&take=${prices.skip.take}\` on the larger product beside its floor (${prices.skip.counts.warmup} warm-up, then ${prices.skip.counts.measured} measured
+  pairs). Each page is checked (total, and the seeded configurations expected at that offset, oldest first) before it is
+  timed. What one request reads (index entries, items, capacity units) is counted by a middleware on the shared client
+  (\`test/bench/dynamo-meter.ts\`) on separate, untimed requests.
 - **Bundles**: every route's handler bundled with the CDK stack's esbuild options (\`lib/bundling.ts\`), and an empty
   handler that only builds the DynamoDB client (\`test/bench/empty-handler.ts\`) as the baseline. Size in KB (1 KB =
   1024 bytes); import time is the median over ${facts.importRuns} fresh \`node\` processes of \`await import(bundle)\` (node's own
@@ -207,6 +309,16 @@ ${seedLine(lists)}
 ${changeTable(change)}
 
 ${changeReading(change)}
+
+## Price configurations of a product: first page as they grow, and the cost of skipping
+
+${priceListTable(prices)}
+
+${priceCostTable(prices)}
+
+${priceListReading(prices)}
+
+${priceSeedLine(prices)}
 
 ## Bundles
 

@@ -1,6 +1,7 @@
 /**
  * npm run bench: latency beside the DynamoDB floor, DynamoDB calls per request, webhook message listing as the log
- * grows, the time from a change to its listed message, bundle sizes and import times, in one run against one
+ * grows, the time from a change to its listed message, a product's price configurations listed as they grow (and
+ * what skipping costs), bundle sizes and import times, in one run against one
  * in-memory DynamoDB Local. Writes docs/benchmarks.md. A measurement, not a test: it exits
  * 0 when a target fails, and says FAIL.
  */
@@ -15,7 +16,8 @@ import { startDynamoLocal, type RunningDynamo } from '../../lib/local/dynamodb-l
 import { generateKeys, signToken } from '../../lib/local/jwt';
 import { measureBundles } from './bundles';
 import {
-  bundleTable, changeReading, changeTable, getReading, latencyTable, listReading, markdownReport, messageListTable, overheadTable, seedLine, targetTable,
+  bundleTable, changeReading, changeTable, getReading, latencyTable, listReading, markdownReport, messageListTable, overheadTable,
+  priceCostTable, priceListReading, priceListTable, priceSeedLine, seedLine, targetTable,
 } from './report';
 import { checkTargets } from './targets';
 
@@ -28,6 +30,11 @@ const MESSAGE_SIZES = { small: 1_000, large: 50_000 };
 const LIST_COUNTS = { warmup: 50, measured: 300 };
 const SEED_CONCURRENCY = 4;
 const CHANGE = { samples: 20, warmup: 2, pollIntervalMs: 20, limitMs: 10_000 };
+/** Price configurations on the measured product in the two workspaces; the large one also holds other products'. */
+const PRICE_SIZES = { small: 100, large: 20_000 };
+const PRICE_OTHERS = { products: 2, each: 1_000 };
+const PRICE_SKIP = 5_000;
+const PRICE_SKIP_COUNTS = { warmup: 10, measured: 60 };
 const BASELINE = { name: 'empty handler (baseline)', entry: 'test/bench/empty-handler.ts' };
 
 process.env.TABLE_NAME = 'billing-bench';
@@ -65,6 +72,7 @@ async function main(): Promise<void> {
   const { startLocalApi } = await import('../../lib/local/server');
   const { measureCustomerRoutes } = await import('./customer-scenarios');
   const { measureChangeToListed, measureMessageLists } = await import('./event-scenarios');
+  const { measurePriceConfigurationLists } = await import('./catalog-scenarios');
   const keys = await generateKeys();
   const api = await startLocalApi({ keys, port: 0 });
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
@@ -76,11 +84,15 @@ async function main(): Promise<void> {
     if (customers.get.callsPerRequest === 0) throw new Error('dynamoCallCount() saw no calls: not the module instance the handlers use');
     const lists = await measureMessageLists({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: MESSAGE_SIZES, counts: LIST_COUNTS, seedConcurrency: SEED_CONCURRENCY });
     const change = await measureChangeToListed({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...CHANGE });
-    return { customers, events: { lists, change } };
+    const prices = await measurePriceConfigurationLists({
+      baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: PRICE_SIZES, others: PRICE_OTHERS, skip: PRICE_SKIP,
+      counts: LIST_COUNTS, skipCounts: PRICE_SKIP_COUNTS, seedConcurrency: SEED_CONCURRENCY,
+    });
+    return { customers, events: { lists, change }, prices };
   })();
-  const { customers, events } = await measured.finally(() => api.close());
+  const { customers, events, prices } = await measured.finally(() => api.close());
 
-  const checks = checkTargets(customers, events, functions, baseline);
+  const checks = checkTargets(customers, events, prices, functions, baseline);
   const facts = {
     date: new Date(),
     node: process.version,
@@ -92,11 +104,12 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, functions, baseline, checks));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, functions, baseline, checks));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
-    `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
+    `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
+    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);
   console.log('Written to docs/benchmarks.md');

@@ -1,5 +1,6 @@
 import type { BundleResult } from './bundles';
 import type { CustomerResults } from './customer-scenarios';
+import type { PriceListResults } from './catalog-scenarios';
 import type { ChangeToListedResults, MessageListResults } from './event-scenarios';
 
 /** The issue's targets. */
@@ -10,6 +11,8 @@ export const LIMITS = {
   importOverBaseline: 1.3,
   /** p50 of the first page of GET /v1/webhooks/messages at the large log over the small one. */
   listGrowth: 1.2,
+  /** p50 of the first page of GET /v1/price-configurations?product_id=… at 20,000 configurations over 100. */
+  priceListGrowth: 1.2,
   changeToListedP95Ms: 2000,
 } as const;
 
@@ -28,9 +31,11 @@ export const kb = (bytes: number): number => bytes / 1024;
 
 const count = (n: number): string => n.toLocaleString('en-US');
 export const growth = (lists: MessageListResults, kind: 'plain' | 'filtered'): number => lists.large[kind].route.p50 / lists.small[kind].route.p50;
+export const priceGrowth = (prices: PriceListResults): number => prices.large.firstPage.route.p50 / prices.small.firstPage.route.p50;
 
-export function checkTargets(customers: CustomerResults, events: EventResults, functions: BundleResult[], baseline: BundleResult): TargetCheck[] {
+export function checkTargets(customers: CustomerResults, events: EventResults, prices: PriceListResults, functions: BundleResult[], baseline: BundleResult): TargetCheck[] {
   const { lists, change } = events;
+  const priceRatio = priceGrowth(prices);
   const listRatio = growth(lists, 'plain');
   const sizes = `${count(lists.large.messages)} vs ${count(lists.small.messages)} messages`;
   const getRatio = customers.get.route.p50 / customers.get.floor.p50;
@@ -66,6 +71,12 @@ export function checkTargets(customers: CustomerResults, events: EventResults, f
       measured: `${listRatio.toFixed(2)}× (${lists.large.plain.route.p50.toFixed(2)} ms vs ${lists.small.plain.route.p50.toFixed(2)} ms, ${sizes}); ` +
         `with ?event_types=${lists.filterType}: ${growth(lists, 'filtered').toFixed(2)}× (${lists.large.filtered.route.p50.toFixed(2)} ms vs ${lists.small.filtered.route.p50.toFixed(2)} ms)`,
       pass: listRatio <= LIMITS.listGrowth,
+    },
+    {
+      target: `GET /v1/price-configurations?product_id=…, first page: p50 at ${count(prices.large.configurations)} configurations ≤ ${LIMITS.priceListGrowth}× p50 at ${count(prices.small.configurations)}`,
+      measured: `${priceRatio.toFixed(2)}× (${prices.large.firstPage.route.p50.toFixed(2)} ms vs ${prices.small.firstPage.route.p50.toFixed(2)} ms; ` +
+        `p95 ${prices.large.firstPage.route.p95.toFixed(2)} vs ${prices.small.firstPage.route.p95.toFixed(2)} ms)`,
+      pass: priceRatio <= LIMITS.priceListGrowth,
     },
     {
       target: `change → listed locally (POST /v1/customers → its customer.created in GET /v1/webhooks/messages): p95 ≤ ${LIMITS.changeToListedP95Ms} ms`,

@@ -7,6 +7,7 @@ import {
   deliveryConsumer, deliveryQueueUrlEnv, deliveryQueueVisibility, streamHandler, webhookPostTimeout, workerTagKey,
 } from '../../lib/event-pipeline';
 import { routeTagKey } from '../../lib/route-function';
+import { scheduledHandler } from '../../lib/scheduler';
 import { tableDefinition } from '../../shared/db/table-definition';
 import { EVENT_SOURCE_TYPES } from '../../shared/domain/events/map-change';
 
@@ -94,13 +95,27 @@ beforeAll(() => {
   }
 });
 
+/** The non-route Lambdas: stream handler, delivery consumer, scheduled handler. */
+const WORKERS = 3;
+
 describe('functions', () => {
-  test('one Lambda per route-table entry, plus the stream handler and the delivery consumer, and no other Lambda', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + 2);
+  test('one Lambda per route-table entry, plus the stream handler, the delivery consumer and the scheduled handler, and no other Lambda', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + WORKERS);
     expect([...functionIdByRoute.keys()].sort()).toEqual(routes.map((r) => r.id).sort());
-    expect([...functionIdByWorker.keys()].sort()).toEqual([streamHandler.id, deliveryConsumer.id].sort());
+    expect([...functionIdByWorker.keys()].sort()).toEqual([streamHandler.id, deliveryConsumer.id, scheduledHandler.id].sort());
     // Each function is one thing: a route or a worker, never both.
-    expect(new Set([...functionIdByRoute.values(), ...functionIdByWorker.values()]).size).toBe(routes.length + 2);
+    expect(new Set([...functionIdByRoute.values(), ...functionIdByWorker.values()]).size).toBe(routes.length + WORKERS);
+  });
+
+  test('an EventBridge rule runs the scheduled handler every minute; it reads and writes the table, and sends to no queue', () => {
+    const id = functionIdByWorker.get(scheduledHandler.id)!;
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [id, 'Arn'] } })],
+    });
+    expect(actionsOf(id)).toEqual(expect.arrayContaining(['dynamodb:Scan', 'dynamodb:Query', ...writeActions]));
+    expect(actionsOf(id)).not.toContain('sqs:SendMessage');
   });
 
   test('every function: Node 22 on arm64, 512 MB, TABLE_NAME, a log group kept one month', () => {
@@ -112,10 +127,10 @@ describe('functions', () => {
       Environment: { Variables: Match.objectLike({ TABLE_NAME: { Ref: tableId() } }) },
       LoggingConfig: { LogGroup: { Ref: Match.anyValue() } },
     });
-    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 2);
+    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + WORKERS);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
     const logGroupIds = Object.values(functions()).map((fn) => fn.Properties.LoggingConfig.LogGroup.Ref as string);
-    expect(new Set(logGroupIds).size).toBe(routes.length + 2);
+    expect(new Set(logGroupIds).size).toBe(routes.length + WORKERS);
   });
 
   test('timeouts: 10 s per route, the workers\' own', () => {

@@ -7,8 +7,14 @@ import { routes, type RouteDefinition } from '../../functions/routes';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { resourceFixtures as fixtures, validBodies } from '../support/route-fixtures';
 
-const fixtureKey = (route: RouteDefinition) => route.path.slice(0, route.path.indexOf('{id}') + 4);
-const withId = (route: RouteDefinition, id: string) => route.path.replace('{id}', encodeURIComponent(id));
+/** The fixture of a route: the longest registered path that starts its path. */
+const fixtureKey = (route: RouteDefinition) =>
+  Object.keys(fixtures)
+    .filter((key) => route.path === key || route.path.startsWith(`${key}/`))
+    .sort((a, b) => b.length - a.length)[0];
+const fill = (path: string, params: Record<string, string>) =>
+  path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? 'id_unknown'));
+const withId = (route: RouteDefinition, id: string) => fill(route.path, { id });
 const label = (route: RouteDefinition) => `${route.method} ${route.path}`;
 
 let api: TestApi;
@@ -20,9 +26,9 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-async function call(route: RouteDefinition, headers: Record<string, string>, body?: string, id = 'id_unknown') {
+async function call(route: RouteDefinition, headers: Record<string, string>, body?: string, params: Record<string, string> = {}) {
   const hasBody = route.request.body !== undefined;
-  return api.raw(route.method, withId(route, id), {
+  return api.raw(route.method, fill(route.path, params), {
     headers: { ...(hasBody && { 'content-type': 'application/json' }), ...headers },
     body: hasBody ? (body ?? JSON.stringify(validBodies[route.id])) : undefined,
   });
@@ -33,7 +39,7 @@ const errorOf = (route: RouteDefinition, body: any) => (route.errorFormat === 'o
 describe('the route table', () => {
   it('knows a fixture for every {id} and a valid body for every body', () => {
     for (const route of routes) {
-      if (route.path.includes('{id}')) expect([label(route), fixtures[fixtureKey(route)] !== undefined]).toEqual([label(route), true]);
+      if (route.path.includes('{')) expect([label(route), fixtureKey(route) !== undefined]).toEqual([label(route), true]);
       if (route.request.body) expect([route.id, validBodies[route.id] !== undefined]).toEqual([route.id, true]);
     }
   });
@@ -71,14 +77,16 @@ describe.each(routes.map((r) => [label(r), r] as const))('%s', (_, route) => {
     }
   });
 
-  if (route.path.includes('{id}')) {
+  if (route.path.includes('{')) {
     it("answers 404 for another workspace's id and changes nothing", async () => {
-      const id = await fixtures[fixtureKey(route)]!(owner, api);
-      const readPath = fixtureKey(route).replace('{id}', id);
+      const key = fixtureKey(route)!;
+      const made = await fixtures[key]!(owner, api);
+      const { params, read } = typeof made === 'string' ? { params: { id: made }, read: fill(key, { id: made }) } : made;
+      const readPath = read;
       const before = await owner.get(readPath);
       const intruder = await api.client();
       await withEntity(intruder);
-      const reply = await call(route, { authorization: `Bearer ${intruder.token}` }, undefined, id);
+      const reply = await call(route, { authorization: `Bearer ${intruder.token}` }, undefined, params);
       expect(reply.status).toBe(404);
       expect(reply.body.code).toBe('not_found');
       expect(await owner.get(readPath)).toMatchObject({ status: 200, body: before.body });
@@ -91,7 +99,7 @@ describe.each(routes.map((r) => [label(r), r] as const))('%s', (_, route) => {
       const firstMember = Object.entries((route.request.body!.properties ?? {}) as Record<string, { type?: string }>)[0]!;
       const wrongValue = firstMember[1].type === 'string' ? 12345 : 'not-the-right-type';
       for (const body of ['{"name": ', 'not json', '[]', '"a string"', JSON.stringify({ [firstMember[0]]: wrongValue })]) {
-        const reply = await call(route, { authorization }, body, 'id_unknown');
+        const reply = await call(route, { authorization }, body);
         expect([body, reply.status]).toEqual([body, 400]);
         expect(reply.headers.get('content-type')).toContain('application/json');
         expect(errorOf(route, reply.body)).toEqual(expect.any(String));

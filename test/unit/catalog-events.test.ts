@@ -10,7 +10,7 @@ const t1 = '2026-04-02T00:00:00.000Z';
 const product = (): ProductItem => ({
   pk: `WS#${ctx.workspaceId}#ITM#itm_1`, sk: 'ITM', _type: 'product', _version: 0, id: 'itm_1', name: 'Seats', type: 'seat', status: 'active',
   description: null, description_display_interval_dates: false, public_description: null, translations: null, properties: null,
-  custom_properties: {}, accounting: {}, is_available_on_demand: true, is_available_on_subscription: true, price_configuration_ids: [],
+  custom_properties: {}, accounting: {}, is_available_on_demand: true, is_available_on_subscription: true,
   created_at: t0, updated_at: t0, deleted_at: null,
 });
 
@@ -23,13 +23,13 @@ const config = (): PriceConfigurationItem => ({
 const types = (events: { type: string }[]) => events.map((e) => e.type);
 
 describe('product events', () => {
-  it('created, updated, archived, unarchived; nothing for a new price configuration id alone or a deletion', () => {
+  it('created, updated, archived, unarchived; nothing for a version bump alone or a deletion', () => {
     expect(types(productEvents(undefined, product()))).toEqual(['product.created']);
     expect(productEvents(undefined, product())[0]!.data).not.toHaveProperty('price_configurations');
     expect(types(productEvents(product(), { ...product(), name: 'Users', updated_at: t1 }))).toEqual(['product.updated']);
     expect(types(productEvents(product(), { ...product(), status: 'archived', updated_at: t1 }))).toEqual(['product.archived']);
     expect(types(productEvents({ ...product(), status: 'archived' }, product()))).toEqual(['product.unarchived']);
-    expect(types(productEvents(product(), { ...product(), price_configuration_ids: ['prc_1'], _version: 1 }))).toEqual([]);
+    expect(types(productEvents(product(), { ...product(), _version: 1 }))).toEqual([]);
     expect(types(productEvents(product(), { ...product(), deleted_at: t1 }))).toEqual([]);
   });
 });

@@ -29,7 +29,8 @@ describe('the route table', () => {
 
   it('answers create with 201 and everything else with 200 (decisions.md)', () => {
     for (const route of routes) {
-      const creates = route.method === 'POST' && !/\/\{id\}\//.test(route.path);
+      // A credit top-up or usage creates a credit transaction under its customer (decisions.md: top up 201).
+      const creates = route.method === 'POST' && (!/\/\{id\}\//.test(route.path) || /\/credits\/\{productId\}\/(topup|usage)$/.test(route.path));
       expect([route.id, route.response.status]).toEqual([route.id, creates ? 201 : 200]);
     }
   });

@@ -17,8 +17,7 @@ import {
   type BillingInterval, type CommitmentInterval, type PriceConfiguration, type PriceConfigurationItem,
 } from './price-configuration';
 import { priceBookExists } from './price-books';
-import { productKey } from './product';
-import { assertProductUsable } from './usable';
+import { assertProductUsable, productUsableCheck } from './usable';
 
 export interface PriceConfigurationInput {
   product_id: string;
@@ -51,8 +50,8 @@ function assertPricesFit(type: PriceType, prices: Record<string, unknown>[], pat
 const withIds = (prices: Record<string, unknown>[]) => prices.map((price) => ({ id: newId('pri'), ...price }));
 
 /**
- * Adds a price configuration to a product: its price type must suit the product's type (400), the product must be
- * usable (422 `product_archived`), and the product's list of configurations grows in the same transaction.
+ * Adds a price configuration to a product: its price type must suit the product's type (400) and the product must
+ * be usable (422 `product_archived`), checked again inside the transaction that writes the configuration.
  */
 export async function createPriceConfiguration(ctx: Ctx, input: PriceConfigurationInput): Promise<PriceConfiguration> {
   const product = await assertProductUsable(ctx, input.product_id);
@@ -92,17 +91,8 @@ export async function createPriceConfiguration(ctx: Ctx, input: PriceConfigurati
       { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       counterUpdate(ctx, PRICE_CONFIGURATION, 1),
       counterUpdate(ctx, parentCounter(PRICE_CONFIGURATION, 'product_id', product.id), 1),
-      {
-        // Bumps the product's version: a concurrent product update retries instead of dropping this id.
-        Update: {
-          TableName: tableName(),
-          Key: productKey(ctx, product.id),
-          UpdateExpression: 'SET price_configuration_ids = list_append(price_configuration_ids, :id), #v = #v + :one',
-          ConditionExpression: '#status = :active AND attribute_type(deleted_at, :null)',
-          ExpressionAttributeNames: { '#status': 'status', '#v': '_version' },
-          ExpressionAttributeValues: { ':id': [id], ':one': 1, ':active': 'active', ':null': 'NULL' },
-        },
-      },
+      // The product must still be usable when the configuration is written (not archived meanwhile).
+      productUsableCheck(ctx, product.id),
       ...(book ? [book.item] : []),
     ]);
   } catch (error) {

@@ -21,8 +21,6 @@ export interface ProductItem extends StoredItem {
   accounting: Record<string, unknown>;
   is_available_on_demand: boolean;
   is_available_on_subscription: boolean;
-  /** Its price configurations, in creation order: the product's response embeds them. */
-  price_configuration_ids: string[];
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

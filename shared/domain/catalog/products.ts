@@ -40,7 +40,6 @@ export async function createProduct(ctx: Ctx, input: ProductInput & { name: stri
     is_available_on_demand: true,
     is_available_on_subscription: true,
     ...withoutUndefined(input),
-    price_configuration_ids: [],
     created_at: now,
     updated_at: now,
     deleted_at: null,

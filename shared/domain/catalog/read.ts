@@ -1,10 +1,14 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
 import { getItem } from '../../db/items';
+import { parentListPartition, type Key } from '../../db/keys';
 import { productNotFound } from './errors';
-import { priceConfigurationKey, type PriceConfigurationItem } from './price-configuration';
+import { PRICE_CONFIGURATION, type PriceConfigurationItem } from './price-configuration';
 import { productKey, type ProductItem } from './product';
+
+/** A product response embeds at most this many configurations (the oldest); the list route pages through all. */
+export const EMBEDDED_CONFIGURATIONS = 100;
 
 /** A product that exists and is not deleted (deleted products answer 404). */
 export async function findProductItem(ctx: Ctx, id: string): Promise<ProductItem> {
@@ -13,17 +17,34 @@ export async function findProductItem(ctx: Ctx, id: string): Promise<ProductItem
   return item;
 }
 
-/** The price configurations of these products, by product id, in each product's order (BatchGetItem, 100 keys a call). */
+/**
+ * The price configurations of these products, by product id, oldest first: one keys-only Query per product on its
+ * partition of the parent index (in parallel), then one BatchGetItem per 100 keys. Nothing grows with the catalog.
+ */
 export async function configurationsOf(ctx: Ctx, products: ProductItem[]): Promise<Map<string, PriceConfigurationItem[]>> {
-  const ids = products.flatMap((p) => p.price_configuration_ids);
+  const keysByProduct = await Promise.all(
+    products.map(async (product) => {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi3',
+          KeyConditionExpression: 'gsi3pk = :p',
+          ExpressionAttributeValues: { ':p': parentListPartition(ctx, PRICE_CONFIGURATION, 'product_id', product.id) },
+          Limit: EMBEDDED_CONFIGURATIONS,
+        }),
+      );
+      return [product.id, (page.Items ?? []).map(({ pk, sk }) => ({ pk, sk }) as Key)] as const;
+    }),
+  );
   const found = new Map<string, PriceConfigurationItem>();
-  for (let start = 0; start < ids.length; start += 100) {
-    let pending: Record<string, unknown>[] = ids.slice(start, start + 100).map((id) => ({ ...priceConfigurationKey(ctx, id) }));
+  const keys = keysByProduct.flatMap(([, k]) => k);
+  for (let start = 0; start < keys.length; start += 100) {
+    let pending: Record<string, unknown>[] = keys.slice(start, start + 100).map((k) => ({ ...k }));
     for (let attempt = 0; pending.length > 0 && attempt < 8; attempt++) {
-      const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
-      for (const item of (result.Responses?.[tableName()] ?? []) as PriceConfigurationItem[]) found.set(item.id, item);
+      const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+      for (const item of (result.Responses?.[tableName()] ?? []) as PriceConfigurationItem[]) found.set(item.pk, item);
       pending = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
     }
   }
-  return new Map(products.map((p) => [p.id, p.price_configuration_ids.map((id) => found.get(id)).filter((c): c is PriceConfigurationItem => !!c)]));
+  return new Map(keysByProduct.map(([id, k]) => [id, k.map((key) => found.get(key.pk)).filter((c): c is PriceConfigurationItem => !!c)]));
 }

@@ -1,7 +1,9 @@
 import { priceConfigurationEvents, productEvents } from '../catalog/events';
 import { couponEvents } from '../coupons/events';
+import { creditBalanceEvents, creditTransactionEvents } from '../credits/events';
 import { customerEvents } from '../customers/events';
 import { invoicingEntityEvents } from '../invoicing-entities/events';
+import { walletEvents, walletTransactionEvents } from '../wallets/events';
 import { promotionCodeEvents } from '../promotion-codes/events';
 import type { EventDraft } from './catalog';
 
@@ -18,6 +20,9 @@ const MAPPERS: Record<string, Mapper> = {
   coupon: couponEvents, promotion_code: promotionCodeEvents,
   product: productEvents,
   price_configuration: priceConfigurationEvents,
+  wallet: walletEvents,
+  wallet_transaction: walletTransactionEvents,
+  credit_balance: creditBalanceEvents, credit_transaction: creditTransactionEvents,
 };
 
 /** The one pure function of DESIGN.md §6: an item change (old image, new image) → the events it means. */

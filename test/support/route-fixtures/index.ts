@@ -1,10 +1,12 @@
 import { catalogFixtures } from './catalog';
 import { couponFixtures } from './coupons';
+import { creditFixtures } from './credits';
 import { customerFixtures } from './customers';
 import { invoicingEntityFixtures } from './invoicing-entities';
 import { oauthFixtures } from './oauth';
 import { promotionCodeFixtures } from './promotion-codes';
 import type { AreaFixtures } from './types';
+import { walletFixtures } from './wallets';
 import { webhookFixtures } from './webhooks';
 
 const areas: AreaFixtures[] = [
@@ -12,6 +14,8 @@ const areas: AreaFixtures[] = [
   customerFixtures,
   catalogFixtures,
   couponFixtures, promotionCodeFixtures,
+  walletFixtures,
+  creditFixtures,
   webhookFixtures,
   oauthFixtures,
 ];

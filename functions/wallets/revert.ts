@@ -1,0 +1,5 @@
+import { revertTransaction } from '../../shared/domain/wallets/operations';
+import { httpHandler } from '../../shared/http/handler';
+import { route } from '../../shared/schemas/generated/revertWalletTransaction.js';
+
+export const handler = httpHandler(route, ({ ctx, path }) => revertTransaction(ctx, path.id!, path.transactionId!));

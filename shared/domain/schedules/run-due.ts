@@ -1,0 +1,57 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { makeCtx, type Ctx } from '../../context';
+import { db, tableName } from '../../db/client';
+import type { Key } from '../../db/keys';
+import { CREDIT_LOT, expireCreditLot } from '../credits/expire';
+import { workspaceOf } from '../events/map-change';
+import { autoLoadWallet } from '../wallets/operations';
+import { AUTO_LOAD } from '../wallets/schedule';
+
+/** Time-driven work by kind (the middle part of `gsi4sk` = `<due at>#<kind>#<id>`). Each is safe to run twice. */
+export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promise<unknown>> = {
+  [AUTO_LOAD]: (ctx, _key, id) => autoLoadWallet(ctx, id),
+  [CREDIT_LOT]: (ctx, key) => expireCreditLot(ctx, key),
+};
+
+export interface DueRun {
+  due: number;
+  done: number;
+  failed: number;
+}
+
+/**
+ * The scheduled handler's work: everything in the sparse scheduling index (gsi4) due at `now`, across
+ * workspaces. Only items awaiting time-driven work are in that index, so this scan reads pending work, not the
+ * table. One item's failure is logged and does not stop the others; it stays due and is retried next run.
+ */
+export async function runDueWork(now: Date): Promise<DueRun> {
+  const run: DueRun = { due: 0, done: 0, failed: 0 };
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new ScanCommand({
+        TableName: tableName(),
+        IndexName: 'gsi4',
+        FilterExpression: 'gsi4sk <= :now',
+        ExpressionAttributeValues: { ':now': `${now.toISOString()}#~` },
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const [, kind, id] = String(item.gsi4sk).split('#');
+      const work = kind ? DUE_WORK[kind] : undefined;
+      const workspace = workspaceOf(item.pk);
+      if (!work || !workspace || !id) continue;
+      run.due += 1;
+      try {
+        await work(makeCtx(workspace, `schedule:${kind}:${id}`), { pk: String(item.pk), sk: String(item.sk) }, id);
+        run.done += 1;
+      } catch (error) {
+        run.failed += 1;
+        console.error(JSON.stringify({ level: 'error', scheduled: kind, id, workspace, error: String(error) }));
+      }
+    }
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return run;
+}

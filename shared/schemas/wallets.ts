@@ -1,0 +1,52 @@
+import { dateTime, id, nullable, object, text, type Schema } from './common';
+import { listQuerySchema, pagingQuery, type FilterSpec } from './list-query';
+
+const money = { type: 'integer', minimum: 0, maximum: 1e15 };
+const interval = object({ period: { type: 'string', enum: ['days', 'weeks', 'months', 'years'] }, count: { type: 'integer', minimum: 1, maximum: 1000 } }, ['period', 'count']);
+
+const settings: Record<string, Schema> = {
+  is_auto_load_enabled: { type: 'boolean' },
+  auto_load_type: { type: 'string', enum: ['free', 'paid'] },
+  auto_load_amount: nullable({ type: 'integer', minimum: 1, maximum: 1e15 }),
+  auto_load_reset: { type: 'boolean' },
+  auto_load_interval: nullable(interval),
+  auto_load_next_date: nullable(dateTime),
+  auto_load_threshold: nullable(money),
+  low_projected_balance_threshold: nullable(money),
+};
+
+export const walletCreateBody = object({ customer_id: id, ...settings }, ['customer_id']);
+export const walletUpdateBody = object({ state: { type: 'string', enum: ['active', 'paused'] }, ...settings });
+export const walletLoadBody = object({ type: { type: 'string', enum: ['free', 'paid'] }, amount: { type: 'integer', minimum: 1, maximum: 1e15 }, comment: nullable(text(500)) }, ['type', 'amount']);
+
+export const walletFilters: FilterSpec = { customer_id: { kind: 'string' } };
+export const walletListQuery = listQuerySchema(walletFilters);
+export const walletTransactionsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...pagingQuery, type: { type: 'string', enum: ['credit_free', 'credit_paid', 'debit'] } },
+};
+export const transactionPath = object({ id, transactionId: id }, ['id', 'transactionId']);
+
+const str = { type: 'string' };
+const nstr = { type: ['string', 'null'] };
+const nint = { type: ['integer', 'null'] };
+const amount = { type: 'object', properties: { amount: { type: 'integer' } } };
+
+export const walletResource: Schema = {
+  type: 'object',
+  properties: {
+    id: str, customer_id: str, state: { type: 'string', enum: ['active', 'paused'] }, currency: str, balance: amount, projected_balance: amount,
+    created_at: str, low_projected_balance_threshold: nint, is_auto_load_enabled: { type: 'boolean' }, auto_load_type: str, auto_load_amount: nint,
+    auto_load_reset: { type: 'boolean' }, auto_load_interval: { type: ['object', 'null'] }, auto_load_next_date: nstr, auto_load_threshold: nint,
+  },
+};
+
+export const walletTransactionResource: Schema = {
+  type: 'object',
+  properties: {
+    id: str, wallet_id: str, customer_id: str, type: { type: 'string', enum: ['credit_free', 'credit_paid', 'debit'] }, amount: { type: 'integer' },
+    currency: str, balance_after: { type: 'integer' }, comment: nstr, source: str, reverts_transaction_id: nstr, reverted_by_transaction_id: nstr,
+    invoice_id: nstr, created_at: str,
+  },
+};

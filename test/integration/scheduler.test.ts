@@ -1,0 +1,41 @@
+import { useClock } from '../../shared/clock';
+import { runDueWork } from '../../shared/domain/schedules/run-due';
+import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
+
+/** The scheduled handler's own run: it finds due work in the sparse index across workspaces and does it once. */
+let api: TestApi;
+let client: Client;
+let offset = 0;
+let restoreClock: () => void;
+const now = () => new Date(Date.now() + offset);
+
+beforeAll(async () => {
+  restoreClock = useClock({ now });
+  api = await startTestApi();
+  client = await api.client();
+  await withEntity(client);
+});
+afterAll(async () => {
+  await api.close();
+  restoreClock();
+});
+
+it('expires what remains of a top-up past its expires_at, once, and leaves the others', async () => {
+  const customer = (await client.post('/v1/customers', { name: 'Credits', currency: 'EUR' })).body;
+  const product = (await client.post('/v1/products', { name: 'Tokens', type: 'credit' })).body;
+  const base = `/v1/customers/${customer.id}/credits/${product.id}`;
+  const soon = new Date(now().getTime() + 3600_000).toISOString();
+  expect((await client.post(`${base}/topup`, { credit_count: 100, expires_at: soon })).status).toBe(201);
+  expect((await client.post(`${base}/topup`, { credit_count: 40 })).status).toBe(201);
+  expect((await client.post(`${base}/usage`, { usage_retained: 30 })).status).toBe(201);
+
+  await runDueWork(now());
+  expect((await client.get(base)).body.current_balance).toBe(110);
+
+  offset += 2 * 3600_000;
+  await Promise.all([runDueWork(now()), runDueWork(now())]);
+  await runDueWork(now());
+  expect((await client.get(base)).body.current_balance).toBe(40);
+  const types = (await client.get(`${base}/transactions?take=100`)).body.data.map((t: { type: string; credit_count: number }) => [t.type, t.credit_count]);
+  expect(types).toEqual([['topup', 100], ['topup', 40], ['usage', 30], ['expiration', 70]]);
+});
