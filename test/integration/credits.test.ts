@@ -141,6 +141,12 @@ describe('top-up', () => {
       const reply = await client.post(`${base}/topup`, { credit_count: 100, price_id: priceId });
       expect([priceId, reply.status, reply.body.code]).toEqual([priceId, 422, 'price_not_found']);
     }
+    // A price replaced by PUT …/prices is gone; its replacement is found at once (strongly consistent lookup).
+    const replaced = await client.put(`/v1/price-configurations/${other.configurationId}/prices`, { prices: [{ amount: 700, pack_size: 50 }] });
+    const stale = await client.post(`/v1/customers/${base.split('/')[3]}/credits/${other.id}/topup`, { credit_count: 100, price_id: other.priceIds[0] });
+    expect([stale.status, stale.body.code]).toEqual([422, 'price_not_found']);
+    const fresh = await client.post(`/v1/customers/${base.split('/')[3]}/credits/${other.id}/topup`, { credit_count: 100, price_id: replaced.body.prices[0].id });
+    expect(fresh.status).toBe(201);
     expect((await client.put(`/v1/price-configurations/${product.configurationId}/archive`)).status).toBe(200);
     const archived = await client.post(`${base}/topup`, { credit_count: 100, price_id: product.priceIds[0] });
     expect([archived.status, archived.body.code]).toEqual([422, 'price_archived']);

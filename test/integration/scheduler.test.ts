@@ -15,6 +15,9 @@ beforeAll(async () => {
   client = await api.client();
   await withEntity(client);
 });
+/** Scheduled work of this file's workspace only: other test files share the table. */
+const mine = () => ({ workspaces: new Set([client.workspace]) });
+
 afterAll(async () => {
   await api.close();
   restoreClock();
@@ -29,12 +32,12 @@ it('expires what remains of a top-up past its expires_at, once, and leaves the o
   expect((await client.post(`${base}/topup`, { credit_count: 40 })).status).toBe(201);
   expect((await client.post(`${base}/usage`, { usage_retained: 30 })).status).toBe(201);
 
-  await runDueWork(now());
+  await runDueWork(now(), mine());
   expect((await client.get(base)).body.current_balance).toBe(110);
 
   offset += 2 * 3600_000;
-  await Promise.all([runDueWork(now()), runDueWork(now())]);
-  await runDueWork(now());
+  await Promise.all([runDueWork(now(), mine()), runDueWork(now(), mine())]);
+  await runDueWork(now(), mine());
   expect((await client.get(base)).body.current_balance).toBe(40);
   const types = (await client.get(`${base}/transactions?take=100`)).body.data.map((t: { type: string; credit_count: number }) => [t.type, t.credit_count]);
   expect(types).toEqual([['topup', 100], ['topup', 40], ['usage', 30], ['expiration', 70]]);

@@ -155,7 +155,11 @@ describe('local stream poller', () => {
     for (const n of [1, 2]) await put(`${prefix}X#${n}`);
     await poller.drain(); // fails, made no progress: drain returns
     await poller.drain(); // the retry
-    expect(handler.keys()).toEqual([`${prefix}X#1`, `${prefix}X#2`, `${prefix}X#1`, `${prefix}X#2`]);
+    // The failed batch held X#1 (and X#2, unless a pass already running took X#1 alone); the retry resumes at X#1.
+    const keys = handler.keys();
+    const failed = keys.slice(0, keys.length - 2);
+    expect([[`${prefix}X#1`], [`${prefix}X#1`, `${prefix}X#2`]]).toContainEqual(failed);
+    expect(keys.slice(-2)).toEqual([`${prefix}X#1`, `${prefix}X#2`]);
     expect(errors).toEqual([new Error('handler down')]);
   });
 

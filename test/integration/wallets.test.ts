@@ -16,6 +16,9 @@ beforeAll(async () => {
   client = await api.client();
   await withEntity(client);
 });
+/** Scheduled work of this file's workspace only: other test files share the table. */
+const mine = () => ({ workspaces: new Set([client.workspace]) });
+
 afterAll(async () => {
   await api.close();
   restoreClock();
@@ -130,11 +133,11 @@ describe('auto-load (scheduled)', () => {
     const start = new Date(Date.now() + offset);
     const due = new Date(start.getTime() + 24 * 3600_000).toISOString();
     const w = await wallet({ is_auto_load_enabled: true, auto_load_amount: 2000, auto_load_interval: { period: 'months', count: 1 }, auto_load_next_date: due });
-    await runDueWork(new Date(Date.now() + offset));
+    await runDueWork(new Date(Date.now() + offset), mine());
     expect((await client.get(`/v1/wallets/${w.id}`)).body.balance.amount).toBe(0);
     offset += 25 * 3600_000;
-    await Promise.all([runDueWork(new Date(Date.now() + offset)), runDueWork(new Date(Date.now() + offset))]);
-    await runDueWork(new Date(Date.now() + offset));
+    await Promise.all([runDueWork(new Date(Date.now() + offset), mine()), runDueWork(new Date(Date.now() + offset), mine())]);
+    await runDueWork(new Date(Date.now() + offset), mine());
     const after = (await client.get(`/v1/wallets/${w.id}`)).body;
     expect(after.balance.amount).toBe(2000);
     const next = new Date(due);
@@ -145,14 +148,14 @@ describe('auto-load (scheduled)', () => {
 
   it('loads a wallet under its threshold, emptying it first with auto_load_reset', async () => {
     const w = await wallet({ is_auto_load_enabled: true, auto_load_amount: 1000, auto_load_threshold: 500, auto_load_reset: true });
-    await runDueWork(new Date(Date.now() + offset));
+    await runDueWork(new Date(Date.now() + offset), mine());
     expect((await client.get(`/v1/wallets/${w.id}`)).body.balance.amount).toBe(1000);
-    await runDueWork(new Date(Date.now() + offset));
+    await runDueWork(new Date(Date.now() + offset), mine());
     expect((await client.get(`/v1/wallets/${w.id}`)).body.balance.amount).toBe(1000);
     const [credit] = (await transactions(w.id)).data;
     await client.post(`/v1/wallets/${w.id}/transactions/${credit.id}/revert`);
     await load(w.id, 200);
-    await runDueWork(new Date(Date.now() + offset));
+    await runDueWork(new Date(Date.now() + offset), mine());
     const ledger = await transactions(w.id);
     expect(ledger.data.slice(0, 2).map((t: { type: string; amount: number }) => [t.type, t.amount])).toEqual([['credit_free', 1000], ['debit', 200]]);
     expectChain(ledger.data, 1000);

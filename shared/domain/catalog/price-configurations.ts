@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
-import { getItem, putIfUnchanged, retryOnRace } from '../../db/items';
+import { getItem, putIfUnchanged, retryOnRace, versionCondition } from '../../db/items';
 import { listIndexKeys, parentListKeys } from '../../db/keys';
 import { counterUpdate, listPage, parentCounter } from '../../db/pagination';
 import { ConditionFailed, transactWrite } from '../../db/transactions';
@@ -17,6 +17,7 @@ import {
   type BillingInterval, type CommitmentInterval, type PriceConfiguration, type PriceConfigurationItem,
 } from './price-configuration';
 import { priceBookExists } from './price-books';
+import { pricePointerItems } from './price-lookup';
 import { assertProductUsable, productUsableCheck } from './usable';
 
 export interface PriceConfigurationInput {
@@ -94,6 +95,7 @@ export async function createPriceConfiguration(ctx: Ctx, input: PriceConfigurati
       // The product must still be usable when the configuration is written (not archived meanwhile).
       productUsableCheck(ctx, product.id),
       ...(book ? [book.item] : []),
+      ...pricePointerItems(ctx, item),
     ]);
   } catch (error) {
     if (error instanceof ConditionFailed && error.index === 3) await assertProductUsable(ctx, product.id);
@@ -136,8 +138,12 @@ export async function updatePrices(ctx: Ctx, id: string, prices: Record<string, 
     const current = await findPriceConfigurationItem(ctx, id);
     if (current.status === 'archived') throw new Conflict(`Price configuration '${id}' is archived; create a new one instead.`);
     assertPricesFit(current.type, prices, 'body.prices');
-    const next = { ...current, prices: withIds(prices), updated_at: ctx.clock.now().toISOString() };
-    return toPriceConfiguration(await putIfUnchanged(next, current._version));
+    const next = { ...current, prices: withIds(prices), updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
+    await transactWrite([
+      { Put: { TableName: tableName(), Item: next, ...versionCondition(current._version) } },
+      ...pricePointerItems(ctx, next),
+    ]);
+    return toPriceConfiguration(next);
   });
 }
 

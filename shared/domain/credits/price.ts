@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context';
 import type { ProductItem } from '../catalog/product';
-import { configurationsOf } from '../catalog/read';
+import { findPrice } from '../catalog/price-lookup';
 import { computePrice } from '../pricing/compute-price';
 import type { Pack, PricedConfiguration } from '../pricing/types';
 import type { CreditPrice } from './credit';
@@ -13,9 +13,9 @@ import { priceArchived, priceNotFound } from './errors';
  * is not a whole number of packs.
  */
 export async function bundlePrice(ctx: Ctx, product: ProductItem, priceId: string, creditCount: number): Promise<{ price: CreditPrice; amount: number }> {
-  const configurations = (await configurationsOf(ctx, [product])).get(product.id) ?? [];
-  const configuration = configurations.find((c) => c.type === 'bundle' && c.prices.some((p) => p.id === priceId));
-  if (!configuration) throw priceNotFound(product.id, priceId);
+  const found = await findPrice(ctx, priceId);
+  const configuration = found?.configuration;
+  if (!configuration || configuration.product_id !== product.id || configuration.type !== 'bundle') throw priceNotFound(product.id, priceId);
   if (configuration.status === 'archived') throw priceArchived(priceId, configuration.id);
   const pack = configuration.prices.find((p) => p.id === priceId) as unknown as Pack & { id: string };
   const { amount } = computePrice({ type: 'bundle', prices: configuration.prices } as unknown as PricedConfiguration, { quantity: creditCount, price_id: priceId });
