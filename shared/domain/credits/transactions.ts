@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
+import { queryItems } from '../../db/query';
 import type { ListFields, Page } from '../../db/pagination';
 import { buildFilter } from '../../schemas/list-query';
 import { creditTransactionFilters } from '../../schemas/credits';
@@ -64,20 +65,10 @@ async function filtered(pk: string, skip: number, take: number, filter: (fields:
 
 /** Entries `first`..`last` (seq numbers) in one Query on the sort key range. */
 async function window(pk: string, first: number, last: number): Promise<CreditTransactionItem[]> {
-  const items: CreditTransactionItem[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
-        ExpressionAttributeValues: { ':pk': pk, ':first': transactionKey(pk, first).sk, ':last': transactionKey(pk, last).sk },
-        ConsistentRead: true,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...((page.Items ?? []) as CreditTransactionItem[]));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
+  const { items } = await queryItems<CreditTransactionItem>({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+    ExpressionAttributeValues: { ':pk': pk, ':first': transactionKey(pk, first).sk, ':last': transactionKey(pk, last).sk },
+    ConsistentRead: true,
+  });
   return items;
 }

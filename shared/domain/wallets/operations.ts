@@ -1,6 +1,7 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
+import { queryItems } from '../../db/query';
 import { getItem, retryOnRace, versionCondition } from '../../db/items';
 import { transactWrite, type TransactItem } from '../../db/transactions';
 import { newId } from '../../ids';
@@ -92,21 +93,14 @@ export async function revertTransaction(ctx: Ctx, walletId: string, transactionI
 /** The wallet's transactions, newest first, with take/skip and an optional `type` filter. */
 export async function listWalletTransactions(ctx: Ctx, walletId: string, query: { take: number; skip: number; type?: string }) {
   const wallet = await findWalletItem(ctx, walletId);
-  const items: WalletTransactionItem[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tx)',
-        ExpressionAttributeValues: { ':pk': wallet.pk, ':tx': 'TX#' },
-        ScanIndexForward: false,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...((page.Items ?? []) as WalletTransactionItem[]));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor && (query.type !== undefined || items.length < query.skip + query.take));
+  const { items } = await queryItems<WalletTransactionItem>(
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tx)',
+      ExpressionAttributeValues: { ':pk': wallet.pk, ':tx': 'TX#' },
+      ScanIndexForward: false,
+    },
+    (read) => query.type === undefined && read.length >= query.skip + query.take,
+  );
   const matching = query.type ? items.filter((t) => t.type === query.type) : items;
   const data = matching.slice(query.skip, query.skip + query.take).map(toWalletTransaction);
   const total = query.type ? matching.length : (wallet.transaction_count ?? 0);
