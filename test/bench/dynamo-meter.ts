@@ -20,6 +20,15 @@ export interface ReadCost {
   rcu: number | undefined;
   /** The operations in the order they were answered, e.g. `Query gsi3 (1000 entries, 25.5 RCU)`. */
   operations: string[];
+  /** The same operations with what was sent (before the meter's ReturnConsumedCapacity) and the units reported. */
+  requests: MeteredRequest[];
+}
+
+export interface MeteredRequest {
+  command: string;
+  input: Record<string, unknown>;
+  /** Capacity units DynamoDB (Local) reported for this call (read or write units, by the operation). */
+  units: number | undefined;
 }
 
 interface Output {
@@ -46,6 +55,7 @@ function install(): void {
       const consumed = output.ConsumedCapacity === undefined ? [] : Array.isArray(output.ConsumedCapacity) ? output.ConsumedCapacity : [output.ConsumedCapacity];
       const units = consumed.some((c) => typeof c.CapacityUnits === 'number') ? consumed.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0) : undefined;
       if (units !== undefined) cost.rcu = (cost.rcu ?? 0) + units;
+      cost.requests.push({ command, input, units });
       const rcu = units === undefined ? '' : `, ${units} RCU`;
       cost.calls += 1;
       if (command === 'Query') {
@@ -73,7 +83,7 @@ function install(): void {
 export async function meter(run: () => Promise<unknown>): Promise<ReadCost> {
   install();
   if (current) throw new Error('meter: already metering');
-  const cost: ReadCost = { calls: 0, queries: 0, indexEntries: 0, batchItems: 0, getItems: 0, rcu: undefined, operations: [] };
+  const cost: ReadCost = { calls: 0, queries: 0, indexEntries: 0, batchItems: 0, getItems: 0, rcu: undefined, operations: [], requests: [] };
   current = cost;
   try {
     await run();

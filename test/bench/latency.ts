@@ -66,3 +66,40 @@ export async function measureAlone(run: (i: number) => Promise<unknown>, warmup:
   }
   return summarize(samples);
 }
+
+export interface RotatingVariant {
+  name: string;
+  run: (i: number) => Promise<unknown>;
+}
+
+export interface VariantResult {
+  summary: Summary;
+  /** DynamoDB operations the variant sent per measured run (by `callCount`, the shared client's counter). */
+  callsPerRequest: number;
+}
+
+/**
+ * Runs every variant once per round, one at a time, starting each round one variant further along, so all meet
+ * DynamoDB Local in the same state of its JIT and caches; warm-up rounds are not recorded.
+ */
+export async function measureRotating(
+  variants: RotatingVariant[],
+  counts: { warmup: number; measured: number },
+  callCount: () => number,
+): Promise<Map<string, VariantResult>> {
+  const samples = variants.map(() => [] as number[]);
+  const calls = variants.map(() => 0);
+  for (let round = 0; round < counts.warmup + counts.measured; round++) {
+    const record = round >= counts.warmup;
+    for (let k = 0; k < variants.length; k++) {
+      const v = (round + k) % variants.length;
+      const before = callCount();
+      const ms = await timed(() => variants[v]!.run(round));
+      if (record) {
+        samples[v]!.push(ms);
+        calls[v]! += callCount() - before;
+      }
+    }
+  }
+  return new Map(variants.map((variant, v) => [variant.name, { summary: summarize(samples[v]!), callsPerRequest: calls[v]! / counts.measured }]));
+}

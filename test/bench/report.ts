@@ -1,10 +1,11 @@
 import type { BundleResult } from './bundles';
 import type { PriceListResults } from './catalog-scenarios';
+import type { TopupResults, TopupSeries } from './credit-scenarios';
 import type { ReadCost } from './dynamo-meter';
 import type { CustomerResults } from './customer-scenarios';
 import type { ChangeToListedResults, ListSeries, MessageListResults } from './event-scenarios';
-import type { PairResult } from './latency';
-import { formatCalls, formatMs, growth, kb, LIMITS, priceGrowth, type EventResults, type TargetCheck } from './targets';
+import type { PairResult, Summary } from './latency';
+import { formatCalls, formatMs, growth, kb, LIMITS, priceGrowth, topupRatio, type EventResults, type TargetCheck } from './targets';
 
 export interface BenchFacts {
   date: Date;
@@ -207,6 +208,89 @@ export function priceSeedLine(prices: PriceListResults): string {
     '`test/bench/price-configuration-seed.ts`).';
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Credits: top-up
+
+const both = (s: Summary): string => `${ms(s.p50)} / ${ms(s.p95)}`;
+const ratios = (route: Summary, floor: Summary): string => `${ratio(route.p50 / floor.p50)} / ${ratio(route.p95 / floor.p95)}`;
+const transactionOf = (described: string[]): string => described.find((d) => d.startsWith('TransactWriteItems')) ?? 'no TransactWriteItems';
+
+/** The top-up beside (a) its transaction alone and (b) its reads + that transaction. */
+export function topupTable(c: TopupResults): string {
+  const row = (label: string, s: TopupSeries) => [
+    label, ms(s.route.summary.p50), ms(s.route.summary.p95),
+    both(s.write.summary), ratios(s.route.summary, s.write.summary),
+    both(s.full.summary), ratios(s.route.summary, s.full.summary),
+    formatCalls(s.route.callsPerRequest),
+  ];
+  const path = 'POST /v1/customers/{id}/credits/{productId}/topup';
+  return table(
+    ['Request', 'p50 ms', 'p95 ms', '(a) TransactWriteItems alone: p50 / p95 ms', 'ratio to (a): p50 / p95',
+      '(b) GetItem of the balance, then TransactWriteItems: p50 / p95 ms', 'ratio to (b): p50 / p95', 'DynamoDB calls / request'],
+    [
+      row(`${path} \`{"credit_count": ${c.creditCount}}\``, c.plain),
+      row('↳ its handler, invoked in-process', c.handler),
+      row(`${path} \`{"credit_count": ${c.creditCount}, "expires_at": <a year ahead>}\``, c.expiring),
+    ],
+  );
+}
+
+/** The handler's read, alone. */
+export function topupReadTable(c: TopupResults): string {
+  return table(
+    ['Read alone (beside the rows above, same rounds)', 'p50 ms', 'p95 ms'],
+    [
+      ['GetItem, strongly consistent: the balance (the handler\'s one read on an existing balance: what (b) adds to (a))', ms(c.balanceRead.summary.p50), ms(c.balanceRead.summary.p95)],
+      ['BatchGetItem, strongly consistent: customer, product, balance (what a first top-up, or one naming a price, reads)', ms(c.batchRead.summary.p50), ms(c.batchRead.summary.p95)],
+    ],
+  );
+}
+
+/** What the floors contain, why, and (when the target fails) where the time over (a) goes and what could remove it. */
+export function topupReading(c: TopupResults): string {
+  const p = c.plain;
+  const limit = LIMITS.topupOverWriteFloor;
+  const toWrite = topupRatio(p, 'write');
+  const expiringToWrite = topupRatio(c.expiring, 'write');
+  const get = c.balanceRead.summary.p50;
+  const above = (x: number): string => (x >= 0 ? `${ms(x)} ms above` : `${ms(-x)} ms below`);
+  const rows = [{ label: 'without `expires_at`', s: p }, { label: 'with `expires_at`', s: c.expiring }];
+  const failing = rows.filter((r) => topupRatio(r.s, 'write') > limit);
+  const ops = c.cost.plain.described;
+
+  const floors = 'What the floors contain. **(a)** is what the issue names, the one TransactWriteItems the handler sends ' +
+    `(\`writeLedger\`, shared/db/ledger.ts) and nothing else: ${transactionOf(ops)}, sent alone on a balance whose \`_version\` the floor ` +
+    `keeps itself (it is that balance's only writer): ${formatCalls(p.write.callsPerRequest)} DynamoDB call. **(b)** is the handler's whole ` +
+    `sequence sent directly, like the PUT customer floor: ${ops.join(', then ')}: ${formatCalls(p.full.callsPerRequest)} calls. ` +
+    'The customer and the product are checked inside the transaction (ConditionChecks), not read: the handler reads them only to explain a failed ' +
+    'check (404/409/422), and reads all three only for a first top-up or one naming a price. ' +
+    'Both floors are built with the handler\'s own builders (`creditChange`, `newLot`, `steadyStateChecks`, `ledgerItems`) and checked, on a metered ' +
+    'request each, to send the same operations, conditions, expressions and attributes as the handler; afterwards every balance (the routes\' and ' +
+    `the floors', ${c.checkedBalances}) is checked through the API to hold ${c.creditCount} credits per top-up and to list as many transactions. ` +
+    'Each variant writes its own customer\'s balance (same product), created beforehand by one top-up through the API, so the measured top-ups ' +
+    'are the steady state (an existing balance: no balance-counter update) and no two variants race on one `_version`. With `expires_at`, the ' +
+    'lot\'s sort key holds the expiry instead of `NEVER` and the lot carries the scheduling-index (gsi4) keys, so the same Put also writes a gsi4 ' +
+    `entry: ${transactionOf(c.cost.expiring.described)}; the read is the same. Capacity units as DynamoDB Local reports them with ` +
+    'ReturnConsumedCapacity TOTAL (asked for only on the metered requests); AWS bills a transactional write at 2 WCU per item and KB, so they are ' +
+    'indicative only.';
+
+  const part = ({ label, s: row }: (typeof rows)[number]) =>
+    `${label}, the top-up is ${above(row.route.summary.p50 - row.write.summary.p50)} (a) (${ratio(topupRatio(row, 'write'))}); the read, (b) − (a), ` +
+    `is ${ms(row.full.summary.p50 - row.write.summary.p50)} ms, and the rest, ${ms(row.route.summary.p50 - row.full.summary.p50)} ms (${ratio(topupRatio(row, 'full'))} of (b)), ` +
+    'is the handler and the local stand-in for API Gateway';
+  const split = `Where the time goes (p50): ${part(rows[0]!)} (the balance GetItem alone: ${ms(get)} ms; invoked in-process, the handler is ` +
+    `${above(c.handler.route.summary.p50 - c.handler.full.summary.p50)} (b): the remainder is mostly the HTTP round trip and token check; even so, in-process it is ${ratio(c.handler.route.summary.p50 / c.handler.write.summary.p50)} of (a)); ${part(rows[1]!)}.`;
+
+  const verdict = failing.length > 0
+    ? `**The target fails against (a)** (${failing.map((r) => r.label).join(' and ')}). ${split}\n\n` +
+      `The handler sends ${formatCalls(p.route.callsPerRequest)} DynamoDB calls per top-up: ${ops.join(', then ')}. The balance read cannot be ` +
+      'folded into the transaction: it supplies the `_version` the Update is conditioned on, the `transaction_count` that keys the new entry and the ' +
+      '`balance` of its `balance_after`, and TransactWriteItems returns no values. To go lower, a warm function could keep the balance it last ' +
+      'wrote and write on it directly: a stale copy fails the `_version` condition and `retryOnRace` reads again.'
+    : `**The target is met:** the top-up is ${ratio(toWrite)} its transaction alone (with \`expires_at\`: ${ratio(expiringToWrite)}), within ${limit}×. ${split}`;
+  return `${floors}\n\n${verdict}`;
+}
+
 export function changeTable(change: ChangeToListedResults): string {
   return table(
     ['From a change to its message being listed', 'p50 ms', 'p95 ms', 'max ms', 'changes', 'not listed in time'],
@@ -233,7 +317,10 @@ export function targetTable(checks: TargetCheck[]): string {
   return table(['Target', 'Measured', 'Result'], checks.map((c) => [c.target, c.measured, c.pass ? 'PASS' : '**FAIL**']));
 }
 
-export function markdownReport(facts: BenchFacts, customers: CustomerResults, events: EventResults, prices: PriceListResults, functions: BundleResult[], baseline: BundleResult, checks: TargetCheck[]): string {
+export function markdownReport(
+  facts: BenchFacts, customers: CustomerResults, events: EventResults, prices: PriceListResults, credits: TopupResults, functions: BundleResult[],
+  baseline: BundleResult, checks: TargetCheck[],
+): string {
   const { lists, change } = events;
   return `# Benchmarks
 
@@ -254,6 +341,13 @@ table, starts the local API in-process on a free port and measures:
   AWS; the same handlers are therefore also invoked in-process with the event the server would build (middy,
   validation, the domain call, mapping), and the HTTP round trip (\`GET /health\`) and a first-sight token check are timed alone.
 - **DynamoDB calls per request**: the shared client's counter (\`dynamoCallCount()\`) around the measured requests.
+- **Credit top-ups**: a fresh workspace with an invoicing entity, a \`credit\` product (\`POST /v1/products\`) with a bundle price
+  configuration (a top-up without \`price_id\` never reads it) and one customer (currency EUR) per variant, each balance created by a
+  first top-up. \`POST /v1/customers/{id}/credits/{productId}/topup\` with \`{"credit_count": ${credits.creditCount}}\` (no \`price_id\`, no
+  \`expires_at\`, no \`Idempotency-Key\`) through the local server and in-process, and with \`expires_at\` a year ahead, each beside two
+  floors: (a) its TransactWriteItems alone, (b) its read (a GetItem of the balance) and that transaction sent directly; and two reads alone (that GetItem, and the BatchGetItem of a first top-up);
+  all nine interleaved in rotating order: ${credits.counts.warmup} warm-up rounds, then ${credits.counts.measured} measured ones. What one top-up sends is counted by the meter
+  (\`test/bench/dynamo-meter.ts\`) on separate, untimed requests.
 - **Webhook message listing as the log grows**: two fresh workspaces seeded directly in DynamoDB Local with
   ${count(lists.small.messages)} and ${count(lists.large.messages)} webhook messages, built as \`shared/domain/events/record-events.ts\` builds
   them (checked against one real \`recordEvents\` call; \`test/bench/message-seed.ts\`). The first page of
@@ -295,6 +389,14 @@ ${latencyTable(customers)}
 ${overheadTable(customers)}
 
 ${getReading(customers)}
+
+## Credits: a top-up beside its DynamoDB floors
+
+${topupTable(credits)}
+
+${topupReadTable(credits)}
+
+${topupReading(credits)}
 
 ## Webhook messages: list latency as the log grows
 

@@ -1,5 +1,6 @@
 /**
- * npm run bench: latency beside the DynamoDB floor, DynamoDB calls per request, webhook message listing as the log
+ * npm run bench: latency beside the DynamoDB floor, DynamoDB calls per request, a credit top-up beside its
+ * TransactWriteItems and its full sequence, webhook message listing as the log
  * grows, the time from a change to its listed message, a product's price configurations listed as they grow (and
  * what skipping costs), bundle sizes and import times, in one run against one
  * in-memory DynamoDB Local. Writes docs/benchmarks.md. A measurement, not a test: it exits
@@ -17,13 +18,15 @@ import { generateKeys, signToken } from '../../lib/local/jwt';
 import { measureBundles } from './bundles';
 import {
   bundleTable, changeReading, changeTable, getReading, latencyTable, listReading, markdownReport, messageListTable, overheadTable,
-  priceCostTable, priceListReading, priceListTable, priceSeedLine, seedLine, targetTable,
+  priceCostTable, priceListReading, priceListTable, priceSeedLine, seedLine, targetTable, topupReadTable, topupReading, topupTable,
 } from './report';
 import { checkTargets } from './targets';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const COUNTS = { warmup: 50, measured: 300 };
 const DYNAMO_WARMUP = 2000;
+/** Rounds of the nine top-up variants (three writes of the route, four of floors, two reads): fewer than COUNTS, each round is ~0.2 s. */
+const TOPUP_COUNTS = { warmup: 30, measured: 200 };
 const IMPORT_RUNS = 15;
 /** Webhook messages in the two workspaces whose first list page is compared. */
 const MESSAGE_SIZES = { small: 1_000, large: 50_000 };
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
   const { measureCustomerRoutes } = await import('./customer-scenarios');
   const { measureChangeToListed, measureMessageLists } = await import('./event-scenarios');
   const { measurePriceConfigurationLists } = await import('./catalog-scenarios');
+  const { measureTopups } = await import('./credit-scenarios');
   const keys = await generateKeys();
   const api = await startLocalApi({ keys, port: 0 });
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
@@ -82,17 +86,19 @@ async function main(): Promise<void> {
   const measured = (async () => {
     const customers = await measureCustomerRoutes({ baseUrl: api.url, keys, workspaceId: workspace, token, counts: COUNTS, dynamoWarmup: DYNAMO_WARMUP });
     if (customers.get.callsPerRequest === 0) throw new Error('dynamoCallCount() saw no calls: not the module instance the handlers use');
+    console.error(`Measuring POST /v1/customers/{id}/credits/{productId}/topup beside its floors (${TOPUP_COUNTS.warmup} warm-up + ${TOPUP_COUNTS.measured} rounds of 9, interleaved)…`);
+    const credits = await measureTopups({ baseUrl: api.url, keys, counts: TOPUP_COUNTS });
     const lists = await measureMessageLists({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: MESSAGE_SIZES, counts: LIST_COUNTS, seedConcurrency: SEED_CONCURRENCY });
     const change = await measureChangeToListed({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...CHANGE });
     const prices = await measurePriceConfigurationLists({
       baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: PRICE_SIZES, others: PRICE_OTHERS, skip: PRICE_SKIP,
       counts: LIST_COUNTS, skipCounts: PRICE_SKIP_COUNTS, seedConcurrency: SEED_CONCURRENCY,
     });
-    return { customers, events: { lists, change }, prices };
+    return { customers, credits, events: { lists, change }, prices };
   })();
-  const { customers, events, prices } = await measured.finally(() => api.close());
+  const { customers, credits, events, prices } = await measured.finally(() => api.close());
 
-  const checks = checkTargets(customers, events, prices, functions, baseline);
+  const checks = checkTargets(customers, events, prices, credits, functions, baseline);
   const facts = {
     date: new Date(),
     node: process.version,
@@ -104,9 +110,10 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, functions, baseline, checks));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, functions, baseline, checks));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
+    `Credits: a top-up beside its DynamoDB floors\n\n${topupTable(credits)}\n\n${topupReadTable(credits)}\n\n${topupReading(credits)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
     `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);

@@ -1,4 +1,5 @@
 import type { BundleResult } from './bundles';
+import type { TopupResults } from './credit-scenarios';
 import type { CustomerResults } from './customer-scenarios';
 import type { PriceListResults } from './catalog-scenarios';
 import type { ChangeToListedResults, MessageListResults } from './event-scenarios';
@@ -14,6 +15,8 @@ export const LIMITS = {
   /** p50 of the first page of GET /v1/price-configurations?product_id=… at 20,000 configurations over 100. */
   priceListGrowth: 1.2,
   changeToListedP95Ms: 2000,
+  /** p50 of POST /v1/customers/{id}/credits/{productId}/topup over the p50 of its TransactWriteItems sent alone. */
+  topupOverWriteFloor: 1.5,
 } as const;
 
 export interface EventResults {
@@ -33,7 +36,12 @@ const count = (n: number): string => n.toLocaleString('en-US');
 export const growth = (lists: MessageListResults, kind: 'plain' | 'filtered'): number => lists.large[kind].route.p50 / lists.small[kind].route.p50;
 export const priceGrowth = (prices: PriceListResults): number => prices.large.firstPage.route.p50 / prices.small.firstPage.route.p50;
 
-export function checkTargets(customers: CustomerResults, events: EventResults, prices: PriceListResults, functions: BundleResult[], baseline: BundleResult): TargetCheck[] {
+/** Route p50 over floor p50, for a top-up row: against (a) the TransactWriteItems alone, (b) the reads + that transaction. */
+export const topupRatio = (series: TopupResults['plain'], floor: 'write' | 'full'): number => series.route.summary.p50 / series[floor].summary.p50;
+
+export function checkTargets(
+  customers: CustomerResults, events: EventResults, prices: PriceListResults, credits: TopupResults, functions: BundleResult[], baseline: BundleResult,
+): TargetCheck[] {
   const { lists, change } = events;
   const priceRatio = priceGrowth(prices);
   const listRatio = growth(lists, 'plain');
@@ -45,6 +53,11 @@ export function checkTargets(customers: CustomerResults, events: EventResults, p
   const overSize = functions.filter((f) => kb(f.bytes) > LIMITS.bundleKb).map((f) => f.name);
   const overImport = functions.filter((f) => f.medianImportMs / baseline.medianImportMs > LIMITS.importOverBaseline).map((f) => f.name);
   const offenders = (names: string[]) => (names.length ? `; over: ${names.join(', ')}` : '');
+  const topup = (label: string, series: TopupResults['plain']) =>
+    `${label}${topupRatio(series, 'write').toFixed(2)}× (${series.route.summary.p50.toFixed(2)} ms vs ${series.write.summary.p50.toFixed(2)} ms; ` +
+    `against reads + transaction: ${topupRatio(series, 'full').toFixed(2)}×, ${series.full.summary.p50.toFixed(2)} ms)`;
+  const topupCalls = credits.plain.route.callsPerRequest === credits.expiring.route.callsPerRequest
+    ? formatCalls(credits.plain.route.callsPerRequest) : `${formatCalls(credits.plain.route.callsPerRequest)} / ${formatCalls(credits.expiring.route.callsPerRequest)}`;
   return [
     {
       target: `GET /v1/customers/{id} p50 ≤ ${LIMITS.getLatencyOverFloor}× the raw GetItem p50`,
@@ -55,6 +68,11 @@ export function checkTargets(customers: CustomerResults, events: EventResults, p
       target: `GET /v1/customers/{id}: exactly ${LIMITS.getDynamoCalls} DynamoDB call per request`,
       measured: `${formatCalls(customers.get.callsPerRequest)} per request`,
       pass: customers.get.callsPerRequest === LIMITS.getDynamoCalls,
+    },
+    {
+      target: `POST /v1/customers/{id}/credits/{productId}/topup p50 ≤ ${LIMITS.topupOverWriteFloor}× the raw TransactWriteItems p50 (without and with \`expires_at\`)`,
+      measured: `${topup('', credits.plain)}; ${topup('with expires_at: ', credits.expiring)}; ${topupCalls} DynamoDB calls per top-up`,
+      pass: topupRatio(credits.plain, 'write') <= LIMITS.topupOverWriteFloor && topupRatio(credits.expiring, 'write') <= LIMITS.topupOverWriteFloor,
     },
     {
       target: `every function bundle ≤ ${LIMITS.bundleKb} KB`,
