@@ -6,7 +6,8 @@
 import { deepStrictEqual } from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { putBatch } from './batch-write';
 import type { Ctx } from '../../shared/context';
 import { db, tableName } from '../../shared/db/client';
 import type { EventType } from '../../shared/domain/events/catalog';
@@ -89,8 +90,6 @@ export interface SeedResult {
 }
 
 const BATCH = 25;
-const MAX_ATTEMPTS = 8;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * Writes `count` messages with BatchWriteItem (25 items per call, `concurrency` calls in flight), re-sending
@@ -120,17 +119,9 @@ export async function seedMessages(options: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
 
   async function writeBatch(items: MessageItem[]): Promise<void> {
-    let pending: Record<string, unknown>[] = items.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > MAX_ATTEMPTS) throw new Error(`seeding ${options.label}: ${pending.length} items still unprocessed after ${MAX_ATTEMPTS} attempts`);
-      if (attempt > 1) {
-        retries += 1;
-        await sleep(Math.min(50 * 2 ** (attempt - 2), 2_000));
-      }
-      const reply = await client.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
-      pending = (reply.UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
-    }
+    retries += await putBatch(client, items as unknown as Record<string, unknown>[], options.label);
   }
+
 
   async function worker(): Promise<void> {
     while (next < count) {

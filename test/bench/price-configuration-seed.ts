@@ -6,7 +6,8 @@
  */
 import { deepStrictEqual } from 'node:assert/strict';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { putBatch } from './batch-write';
 import type { Ctx } from '../../shared/context';
 import { db, tableName } from '../../shared/db/client';
 import { counterKey, listIndexKeys, parentListKeys, type Key } from '../../shared/db/keys';
@@ -105,9 +106,7 @@ export interface ConfigurationSeedResult {
 }
 
 const BATCH = 25;
-const MAX_ATTEMPTS = 8;
 const MINUTE = 60_000;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * Writes each product's configurations (created one a minute, ending a minute before `now`; several products'
@@ -144,17 +143,9 @@ export async function seedPriceConfigurations(options: ConfigurationSeed): Promi
   let reported = 0;
   const started = performance.now();
   async function writeBatch(batch: Record<string, unknown>[]): Promise<void> {
-    let pending: Record<string, unknown>[] = batch.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > MAX_ATTEMPTS) throw new Error(`seeding ${options.label}: ${pending.length} items still unprocessed after ${MAX_ATTEMPTS} attempts`);
-      if (attempt > 1) {
-        retries += 1;
-        await sleep(Math.min(50 * 2 ** (attempt - 2), 2_000));
-      }
-      const reply = await client.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
-      pending = (reply.UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
-    }
+    retries += await putBatch(client, batch as Record<string, unknown>[], options.label);
   }
+
   async function writeAll(all: Record<string, unknown>[]): Promise<void> {
     let next = 0;
     const worker = async () => {

@@ -1,16 +1,14 @@
-import { useClock } from '../../shared/clock';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
+import { movableClock } from '../support/clock';
 
 /** The scheduled handler's own run: it finds due work in the sparse index across workspaces and does it once. */
 let api: TestApi;
 let client: Client;
-let offset = 0;
-let restoreClock: () => void;
-const now = () => new Date(Date.now() + offset);
+const clock = movableClock();
+const now = clock.now;
 
 beforeAll(async () => {
-  restoreClock = useClock({ now });
   api = await startTestApi();
   client = await api.client();
   await withEntity(client);
@@ -20,7 +18,7 @@ const mine = () => ({ workspaces: new Set([client.workspace]) });
 
 afterAll(async () => {
   await api.close();
-  restoreClock();
+  clock.restore();
 });
 
 it('expires what remains of a top-up past its expires_at, once, and leaves the others', async () => {
@@ -35,7 +33,7 @@ it('expires what remains of a top-up past its expires_at, once, and leaves the o
   await runDueWork(now(), mine());
   expect((await client.get(base)).body.current_balance).toBe(110);
 
-  offset += 2 * 3600_000;
+  clock.advance(2 * 3600_000);
   await Promise.all([runDueWork(now(), mine()), runDueWork(now(), mine())]);
   await runDueWork(now(), mine());
   expect((await client.get(base)).body.current_balance).toBe(40);

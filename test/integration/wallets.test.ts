@@ -1,17 +1,15 @@
 import { jest } from '@jest/globals';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { useClock } from '../../shared/clock';
 import { db } from '../../shared/db/client';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
+import { movableClock } from '../support/clock';
 
 let api: TestApi;
 let client: Client;
-let offset = 0;
-let restoreClock: () => void;
+const clock = movableClock();
 
 beforeAll(async () => {
-  restoreClock = useClock({ now: () => new Date(Date.now() + offset) });
   api = await startTestApi();
   client = await api.client();
   await withEntity(client);
@@ -21,7 +19,7 @@ const mine = () => ({ workspaces: new Set([client.workspace]) });
 
 afterAll(async () => {
   await api.close();
-  restoreClock();
+  clock.restore();
 });
 
 const customer = async (body: Record<string, unknown> = { currency: 'EUR' }) => (await client.post('/v1/customers', { name: 'W', ...body })).body;
@@ -130,14 +128,14 @@ describe('wallets', () => {
 
 describe('auto-load (scheduled)', () => {
   it('loads on its date, moves the date by its interval, and a repeated run adds nothing', async () => {
-    const start = new Date(Date.now() + offset);
+    const start = clock.now();
     const due = new Date(start.getTime() + 24 * 3600_000).toISOString();
     const w = await wallet({ is_auto_load_enabled: true, auto_load_amount: 2000, auto_load_interval: { period: 'months', count: 1 }, auto_load_next_date: due });
-    await runDueWork(new Date(Date.now() + offset), mine());
+    await runDueWork(clock.now(), mine());
     expect((await client.get(`/v1/wallets/${w.id}`)).body.balance.amount).toBe(0);
-    offset += 25 * 3600_000;
-    await Promise.all([runDueWork(new Date(Date.now() + offset), mine()), runDueWork(new Date(Date.now() + offset), mine())]);
-    await runDueWork(new Date(Date.now() + offset), mine());
+    clock.advance(25 * 3600_000);
+    await Promise.all([runDueWork(clock.now(), mine()), runDueWork(clock.now(), mine())]);
+    await runDueWork(clock.now(), mine());
     const after = (await client.get(`/v1/wallets/${w.id}`)).body;
     expect(after.balance.amount).toBe(2000);
     const next = new Date(due);
@@ -148,14 +146,14 @@ describe('auto-load (scheduled)', () => {
 
   it('loads a wallet under its threshold, emptying it first with auto_load_reset', async () => {
     const w = await wallet({ is_auto_load_enabled: true, auto_load_amount: 1000, auto_load_threshold: 500, auto_load_reset: true });
-    await runDueWork(new Date(Date.now() + offset), mine());
+    await runDueWork(clock.now(), mine());
     expect((await client.get(`/v1/wallets/${w.id}`)).body.balance.amount).toBe(1000);
-    await runDueWork(new Date(Date.now() + offset), mine());
+    await runDueWork(clock.now(), mine());
     expect((await client.get(`/v1/wallets/${w.id}`)).body.balance.amount).toBe(1000);
     const [credit] = (await transactions(w.id)).data;
     await client.post(`/v1/wallets/${w.id}/transactions/${credit.id}/revert`);
     await load(w.id, 200);
-    await runDueWork(new Date(Date.now() + offset), mine());
+    await runDueWork(clock.now(), mine());
     const ledger = await transactions(w.id);
     expect(ledger.data.slice(0, 2).map((t: { type: string; amount: number }) => [t.type, t.amount])).toEqual([['credit_free', 1000], ['debit', 200]]);
     expectChain(ledger.data, 1000);
