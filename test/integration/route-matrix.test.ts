@@ -14,7 +14,6 @@ const fixtureKey = (route: RouteDefinition) =>
     .sort((a, b) => b.length - a.length)[0];
 const fill = (path: string, params: Record<string, string>) =>
   path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? 'id_unknown'));
-const withId = (route: RouteDefinition, id: string) => fill(route.path, { id });
 const label = (route: RouteDefinition) => `${route.method} ${route.path}`;
 
 let api: TestApi;

@@ -70,12 +70,6 @@ const bpsTiersArb: fc.Arbitrary<BpsTier[]> = shapeArb.chain((shape) => {
   return fc.array(one, { minLength: b.length, maxLength: b.length }).map((prices) => b.map((bound, i) => ({ ...bound, ...prices[i]! })));
 });
 
-/** A quantity inside the tiers (0 … the last `to`, or beyond the last closed tier's start for open-ended sets). */
-const quantityFor = (tiers: { to: number | null }[], extra = 300) => {
-  const end = lastUnit(tiers);
-  return fc.integer({ min: 0, max: end ?? 250 + extra });
-};
-
 const graduatedTypes = ['bulk', 'packaged'] as const;
 
 function expectWellFormed(result: PriceResult): void {
