@@ -15,7 +15,7 @@ const withoutUndefined = <T extends object>(input: T): Partial<T> =>
   Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 async function withConfigurations(ctx: Ctx, item: ProductItem): Promise<Product> {
-  return toProduct(item, (await configurationsOf(ctx, [item])).get(item.id) ?? []);
+  return toProduct(item, (await configurationsOf(ctx, [item.id])).get(item.id) ?? []);
 }
 
 export async function createProduct(ctx: Ctx, input: ProductInput & { name: string; type: ProductType }): Promise<Product> {
@@ -52,12 +52,16 @@ export async function createProduct(ctx: Ctx, input: ProductInput & { name: stri
   return toProduct(item, []);
 }
 
-export const getProduct = async (ctx: Ctx, id: string): Promise<Product> => withConfigurations(ctx, await findProductItem(ctx, id));
+/** The product and its configurations' keys are read at once: the index query needs only the id. */
+export async function getProduct(ctx: Ctx, id: string): Promise<Product> {
+  const [item, configurations] = await Promise.all([findProductItem(ctx, id), configurationsOf(ctx, [id])]);
+  return toProduct(item, configurations.get(id) ?? []);
+}
 
 /** Products, oldest first, each with its price configurations (fetched for the whole page at once). */
 export async function listProducts(ctx: Ctx, query: { take: number; skip: number } & Record<string, unknown>): Promise<Page<Product>> {
   const page = await listPage(ctx, PRODUCT, { ...query, filter: buildFilter(productFilters, query) }, (item: ProductItem) => item);
-  const configurations = await configurationsOf(ctx, page.data);
+  const configurations = await configurationsOf(ctx, page.data.map((p) => p.id));
   return { meta: page.meta, data: page.data.map((p) => toProduct(p, configurations.get(p.id) ?? [])) };
 }
 

@@ -21,19 +21,19 @@ export async function findProductItem(ctx: Ctx, id: string): Promise<ProductItem
  * The price configurations of these products, by product id, oldest first: one keys-only Query per product on its
  * partition of the parent index (in parallel), then one BatchGetItem per 100 keys. Nothing grows with the catalog.
  */
-export async function configurationsOf(ctx: Ctx, products: ProductItem[]): Promise<Map<string, PriceConfigurationItem[]>> {
+export async function configurationsOf(ctx: Ctx, productIds: string[]): Promise<Map<string, PriceConfigurationItem[]>> {
   const keysByProduct = await Promise.all(
-    products.map(async (product) => {
+    productIds.map(async (productId) => {
       const page = await db.send(
         new QueryCommand({
           TableName: tableName(),
           IndexName: 'gsi3',
           KeyConditionExpression: 'gsi3pk = :p',
-          ExpressionAttributeValues: { ':p': parentListPartition(ctx, PRICE_CONFIGURATION, 'product_id', product.id) },
+          ExpressionAttributeValues: { ':p': parentListPartition(ctx, PRICE_CONFIGURATION, 'product_id', productId) },
           Limit: EMBEDDED_CONFIGURATIONS,
         }),
       );
-      return [product.id, (page.Items ?? []).map(({ pk, sk }) => ({ pk, sk }) as Key)] as const;
+      return [productId, (page.Items ?? []).map(({ pk, sk }) => ({ pk, sk }) as Key)] as const;
     }),
   );
   const found = new Map<string, PriceConfigurationItem>();
