@@ -4,6 +4,7 @@ import { creditRoutes } from './credits/routes';
 import { customerRoutes } from './customers/routes';
 import { invoicingEntityRoutes } from './invoicing-entities/routes';
 import { oauthRoutes } from './oauth/routes';
+import { paymentMethodRoutes } from './payment-methods/routes';
 import { promotionCodeRoutes } from './promotion-codes/routes';
 import type { RouteDefinition } from './route-definition';
 import { walletRoutes } from './wallets/routes';
@@ -18,6 +19,7 @@ export type { Method, RouteDefinition } from './route-definition';
 export const routes: RouteDefinition[] = [
   ...invoicingEntityRoutes,
   ...customerRoutes,
+  ...paymentMethodRoutes,
   ...catalogRoutes,
   ...couponRoutes, ...promotionCodeRoutes,
   ...walletRoutes,

@@ -3,6 +3,7 @@ import { couponEvents } from '../coupons/events';
 import { creditBalanceEvents, creditTransactionEvents } from '../credits/events';
 import { customerEvents } from '../customers/events';
 import { invoicingEntityEvents } from '../invoicing-entities/events';
+import { paymentMethodEvents } from '../payment-methods/events';
 import { walletEvents, walletTransactionEvents } from '../wallets/events';
 import { promotionCodeEvents } from '../promotion-codes/events';
 import type { EventDraft } from './catalog';
@@ -23,6 +24,7 @@ const MAPPERS: Record<string, Mapper> = {
   wallet: walletEvents,
   wallet_transaction: walletTransactionEvents,
   credit_balance: creditBalanceEvents, credit_transaction: creditTransactionEvents,
+  payment_method: paymentMethodEvents,
 };
 
 /** The one pure function of DESIGN.md §6: an item change (old image, new image) → the events it means. */

@@ -4,6 +4,7 @@ import { creditFixtures } from './credits';
 import { customerFixtures } from './customers';
 import { invoicingEntityFixtures } from './invoicing-entities';
 import { oauthFixtures } from './oauth';
+import { paymentMethodFixtures } from './payment-methods';
 import { promotionCodeFixtures } from './promotion-codes';
 import type { AreaFixtures } from './types';
 import { walletFixtures } from './wallets';
@@ -12,6 +13,7 @@ import { webhookFixtures } from './webhooks';
 const areas: AreaFixtures[] = [
   invoicingEntityFixtures,
   customerFixtures,
+  paymentMethodFixtures,
   catalogFixtures,
   couponFixtures, promotionCodeFixtures,
   walletFixtures,

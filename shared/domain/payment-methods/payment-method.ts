@@ -1,0 +1,62 @@
+import type { Ctx } from '../../context';
+import type { StoredItem } from '../../db/items';
+import { entityKey } from '../../db/keys';
+import { parentCounter } from '../../db/pagination';
+import { NotFound } from '../../errors';
+import type { CardDetails, PaymentProviderName } from '../payments/provider';
+
+/** The entity type of payment methods: `WS#<ws>#PM#<pm_id>` / `PM` (customers/references.ts checks this key). */
+export const PAYMENT_METHOD = 'PM';
+
+/**
+ * A payment method saved for a customer. Whether it is the customer's default is not stored here: it is the
+ * customer's `current_payment_method_id`, so the two can never disagree (`toPaymentMethod` takes it).
+ */
+export interface PaymentMethodItem extends StoredItem {
+  _type: 'payment_method';
+  id: string;
+  customer_id: string;
+  type: 'card';
+  provider: PaymentProviderName;
+  /** The provider's handle on the method (what `charge` takes). Internal: never returned. */
+  provider_reference: string;
+  card: CardDetails;
+  /** The customer's currency when the method was saved: the currency it locked. Internal. */
+  currency: string;
+  /**
+   * Whether saving it made it the customer's default: a fact of its creation (the `payment_method.created` event
+   * tells it), not the current state, which is the customer's `current_payment_method_id`.
+   */
+  created_as_default: boolean;
+  /** Its entry in the customer's list (gsi3), removed when deleted. */
+  gsi3pk?: string;
+  gsi3sk?: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export const paymentMethodKey = (ctx: Ctx, id: string) => entityKey(ctx, PAYMENT_METHOD, id);
+
+/** The customer's list of payment methods: its gsi3 partition (`customer_id=<id>`) and this counter. */
+export const PARENT_FIELD = 'customer_id';
+export const customerMethodsCounter = (customerId: string) => parentCounter(PAYMENT_METHOD, PARENT_FIELD, customerId);
+
+export const paymentMethodNotFound = (id: string) => new NotFound('payment method', id);
+
+/** The public representation; `defaultId` is the customer's `current_payment_method_id`. */
+export function toPaymentMethod(item: PaymentMethodItem, defaultId: string | null) {
+  return {
+    id: item.id,
+    customer_id: item.customer_id,
+    type: item.type,
+    provider: item.provider,
+    card: { brand: item.card.brand, last4: item.card.last4, exp_month: item.card.exp_month, exp_year: item.card.exp_year },
+    is_default: item.deleted_at === null && item.id === defaultId,
+    created_at: item.created_at,
+    updated_at: item.updated_at,
+    deleted_at: item.deleted_at,
+  };
+}
+
+export type PaymentMethod = ReturnType<typeof toPaymentMethod>;

@@ -1,0 +1,57 @@
+import { RuleViolation } from '../../errors';
+import { sandboxProvider } from './sandbox';
+
+export { paymentMethodInvalid } from './errors';
+
+/** What a provider knows of a card: never its number, only what can be shown. */
+export interface CardDetails {
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+}
+
+/** A token turned into a reusable payment method at the provider. `reference` stays internal (never returned). */
+export interface AttachedMethod {
+  reference: string;
+  card: CardDetails;
+}
+
+export interface ChargeInput {
+  /** The `reference` that `attach` gave. */
+  reference: string;
+  /** In the currency's smallest unit; a positive integer. */
+  amount: number;
+  currency: string;
+  /** One key per charge attempt: the same key always gives the same outcome and `providerId`. */
+  idempotencyKey: string;
+}
+
+export type ChargeResult =
+  | { status: 'succeeded'; providerId: string }
+  | { status: 'failed'; providerId: string; errorType: string; message: string };
+
+/**
+ * A payment provider (decisions.md, "Invoices"): the built-in `sandbox`, later real ones (Stripe). A provider
+ * holds no state of ours: the payment method item keeps the provider's name and reference.
+ */
+export interface PaymentProvider {
+  name: PaymentProviderName;
+  /** Saves a card from a provider token. An unusable token throws a 422 RuleViolation `payment_method_invalid`. */
+  attach(token: string): Promise<AttachedMethod>;
+  /** Charges a saved method. A decline is a `failed` result, not an exception. */
+  charge(input: ChargeInput): Promise<ChargeResult>;
+}
+
+/** The providers a payment method may name (the request schema's enum). */
+export const PAYMENT_PROVIDER_NAMES = ['sandbox'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDER_NAMES)[number];
+
+const PROVIDERS: Record<PaymentProviderName, PaymentProvider> = { sandbox: sandboxProvider };
+
+/** The provider of that name (as stored on a payment method); an unknown name is a 422 `payment_provider_unknown`. */
+export function paymentProvider(name: string): PaymentProvider {
+  const provider = Object.hasOwn(PROVIDERS, name) ? PROVIDERS[name as PaymentProviderName] : undefined;
+  if (!provider) throw new RuleViolation('payment_provider_unknown', `No payment provider named '${name}' (known: ${PAYMENT_PROVIDER_NAMES.join(', ')}).`);
+  return provider;
+}

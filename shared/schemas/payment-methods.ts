@@ -1,0 +1,37 @@
+import { PAYMENT_PROVIDER_NAMES } from '../domain/payments/provider';
+import { id, object, text, type Schema } from './common';
+import { pagingQuery } from './list-query';
+
+export const paymentMethodCreateBody = object(
+  {
+    token: text(255, 1),
+    type: { type: 'string', enum: ['card'] },
+    provider: { type: 'string', enum: PAYMENT_PROVIDER_NAMES },
+    set_as_default: { type: 'boolean' },
+  },
+  ['token'],
+);
+
+export const paymentMethodPath = object({ id, pmId: id }, ['id', 'pmId']);
+
+export const paymentMethodListQuery: Schema = { type: 'object', additionalProperties: false, properties: { ...pagingQuery } };
+
+const str = { type: 'string' };
+
+export const paymentMethodResource: Schema = {
+  type: 'object',
+  properties: {
+    id: str,
+    customer_id: str,
+    type: { type: 'string', enum: ['card'] },
+    provider: { type: 'string', enum: PAYMENT_PROVIDER_NAMES },
+    card: {
+      type: 'object',
+      properties: { brand: str, last4: str, exp_month: { type: 'integer' }, exp_year: { type: 'integer' } },
+    },
+    is_default: { type: 'boolean' },
+    created_at: str,
+    updated_at: str,
+    deleted_at: { type: ['string', 'null'] },
+  },
+};
