@@ -2,6 +2,7 @@ import { catalogRoutes } from './catalog/routes';
 import { couponRoutes } from './coupons/routes';
 import { creditRoutes } from './credits/routes';
 import { customerRoutes } from './customers/routes';
+import { invoiceRoutes } from './invoices/routes';
 import { invoicingEntityRoutes } from './invoicing-entities/routes';
 import { oauthRoutes } from './oauth/routes';
 import { paymentMethodRoutes } from './payment-methods/routes';
@@ -22,6 +23,7 @@ export const routes: RouteDefinition[] = [
   ...paymentMethodRoutes,
   ...catalogRoutes,
   ...couponRoutes, ...promotionCodeRoutes,
+  ...invoiceRoutes,
   ...walletRoutes,
   ...creditRoutes,
   ...webhookRoutes,

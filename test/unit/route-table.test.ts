@@ -29,8 +29,10 @@ describe('the route table', () => {
 
   it('answers create with 201 and everything else with 200 (decisions.md)', () => {
     for (const route of routes) {
-      // A credit top-up or usage creates a credit transaction under its customer (decisions.md: top up 201).
-      const creates = route.method === 'POST' && (!/\/\{id\}\//.test(route.path) || /\/credits\/\{productId\}\/(topup|usage)$/.test(route.path));
+      // Also creates, under their parent: a credit top-up or usage (decisions.md: top up 201), a payment method, an
+      // invoice's transaction or credit note.
+      const child = /\/credits\/\{productId\}\/(topup|usage)$|\/(payment-methods|transactions|credit-notes)$/;
+      const creates = route.method === 'POST' && (!/\/\{id\}\//.test(route.path) || child.test(route.path));
       expect([route.id, route.response.status]).toEqual([route.id, creates ? 201 : 200]);
     }
   });

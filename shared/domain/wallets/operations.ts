@@ -1,12 +1,14 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
-import { db, tableName } from '../../db/client';
+import { tableName } from '../../db/client';
+import { ledgerItems } from '../../db/ledger';
 import { queryItems } from '../../db/query';
 import { getItem, retryOnRace, versionCondition } from '../../db/items';
-import { transactWrite, type TransactItem } from '../../db/transactions';
+import type { TransactItem } from '../../db/transactions';
 import { newId } from '../../ids';
 import { alreadyReverted, transactionNotFound } from './errors';
-import { applyWalletChange } from './ledger';
+import { createInvoice } from '../invoices/create';
+import { walletLoadLine } from '../invoices/wallet-load-line';
+import { applyWalletChange, walletChange } from './ledger';
 import { toWalletTransaction, walletTransactionKey, type WalletTransaction, type WalletTransactionItem } from './transaction';
 import { advance, scheduleAttributes } from './schedule';
 import { toWallet, walletKey, type Wallet, type WalletItem } from './wallet';
@@ -20,7 +22,7 @@ import { findWalletItem } from './wallets';
 export async function loadWallet(ctx: Ctx, id: string, input: { type: 'free' | 'paid'; amount: number; comment?: string | null }): Promise<Wallet> {
   if (input.type === 'paid') {
     const wallet = await findWalletItem(ctx, id);
-    await recordPendingLoad(ctx, wallet.id, input.amount, input.comment ?? null, 'load');
+    await invoicePaidLoad(ctx, wallet, input.amount, input.comment ?? null, 'load');
     return toWallet(wallet);
   }
   return retryOnRace(async () => {
@@ -31,36 +33,44 @@ export async function loadWallet(ctx: Ctx, id: string, input: { type: 'free' | '
 }
 
 /** A paid load waiting for its invoice: `WS#<ws>#WAL#<id>` / `LOAD#<id>`. */
-function pendingLoad(ctx: Ctx, walletId: string, amount: number, comment: string | null, source: 'load' | 'auto_load'): TransactItem {
-  const id = newId('wld');
-  const item = { pk: walletKey(ctx, walletId).pk, sk: `LOAD#${id}`, _type: 'wallet_pending_load', id, wallet_id: walletId, amount, comment, source, status: 'pending', created_at: ctx.clock.now().toISOString() };
+function pendingLoad(ctx: Ctx, walletId: string, loadId: string, amount: number, comment: string | null, source: 'load' | 'auto_load'): TransactItem {
+  const item = { pk: walletKey(ctx, walletId).pk, sk: `LOAD#${loadId}`, _type: 'wallet_pending_load', id: loadId, wallet_id: walletId, amount, comment, source, status: 'pending', created_at: ctx.clock.now().toISOString() };
   return { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
 }
 
-async function recordPendingLoad(ctx: Ctx, walletId: string, amount: number, comment: string | null, source: 'load' | 'auto_load'): Promise<void> {
-  const put = pendingLoad(ctx, walletId, amount, comment, source).Put!;
-  await db.send(new PutCommand({ TableName: put.TableName, Item: put.Item, ConditionExpression: put.ConditionExpression }));
+/**
+ * A paid load (decisions.md): a `to_pay` invoice for the amount, written in one transaction with the pending load it
+ * pays for (and `also`, e.g. the wallet's next auto-load date). Paying that invoice credits the wallet.
+ */
+async function invoicePaidLoad(ctx: Ctx, wallet: WalletItem, amount: number, comment: string | null, source: 'load' | 'auto_load', also: TransactItem[] = []) {
+  const loadId = newId('wld');
+  return createInvoice(
+    ctx,
+    { customer_id: wallet.customer_id, currency: wallet.currency, status: 'to_pay' },
+    { lines: [walletLoadLine(amount, comment)], taxScheme: 'not_eligible', walletLoad: { wallet_id: wallet.id, load_id: loadId }, also: [pendingLoad(ctx, wallet.id, loadId, amount, comment, source), ...also] },
+  );
 }
 
-/** For invoices (issue 6): credits a paid load once its invoice is paid, once (the load's status is the condition). */
-export async function completePaidLoad(ctx: Ctx, walletId: string, loadId: string, invoiceId: string): Promise<Wallet> {
-  return retryOnRace(async () => {
-    const wallet = await findWalletItem(ctx, walletId);
-    const load = await getItem<{ amount: number; comment: string | null }>({ pk: wallet.pk, sk: `LOAD#${loadId}` }, true);
-    if (!load) throw transactionNotFound(loadId);
-    const settle: TransactItem = {
-      Update: {
-        TableName: tableName(),
-        Key: { pk: wallet.pk, sk: `LOAD#${loadId}` },
-        UpdateExpression: 'SET #status = :paid, invoice_id = :invoice',
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':paid': 'paid', ':pending': 'pending', ':invoice': invoiceId },
-      },
-    };
-    const result = await applyWalletChange(ctx, wallet, [{ type: 'credit_paid', amount: load.amount, source: 'load', comment: load.comment, invoice_id: invoiceId }], [settle]);
-    return toWallet(result.wallet);
-  });
+/**
+ * The items that credit a paid load once its invoice is paid, for the transaction that settles the invoice: the
+ * load's status moves from pending to paid (its condition), so a load is credited once.
+ */
+export async function paidLoadCreditItems(ctx: Ctx, walletId: string, loadId: string, invoiceId: string): Promise<TransactItem[]> {
+  const wallet = await findWalletItem(ctx, walletId);
+  const load = await getItem<{ amount: number; comment: string | null }>({ pk: wallet.pk, sk: `LOAD#${loadId}` }, true);
+  if (!load) throw transactionNotFound(loadId);
+  const settle: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: { pk: wallet.pk, sk: `LOAD#${loadId}` },
+      UpdateExpression: 'SET #status = :paid, invoice_id = :invoice',
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':paid': 'paid', ':pending': 'pending', ':invoice': invoiceId },
+    },
+  };
+  const movement = { type: 'credit_paid' as const, amount: load.amount, source: 'load' as const, comment: load.comment, invoice_id: invoiceId };
+  return ledgerItems(walletChange(ctx, wallet, [movement], ctx.clock.now(), [settle]).change);
 }
 
 /**
@@ -128,8 +138,7 @@ export async function autoLoadWallet(ctx: Ctx, walletId: string): Promise<'loade
       const schedule = scheduleAttributes(ctx, moved, now);
       const next = { ...moved, updated_at: now.toISOString(), _version: wallet._version + 1, ...schedule.set };
       for (const name of schedule.remove) delete (next as Record<string, unknown>)[name];
-      await transactWrite([
-        pendingLoad(ctx, wallet.id, wallet.auto_load_amount, 'auto-load', 'auto_load'),
+      await invoicePaidLoad(ctx, wallet, wallet.auto_load_amount, 'auto-load', 'auto_load', [
         { Put: { TableName: tableName(), Item: next, ...versionCondition(wallet._version) } },
       ]);
       return 'loaded';

@@ -2,6 +2,7 @@ import { catalogFixtures } from './catalog';
 import { couponFixtures } from './coupons';
 import { creditFixtures } from './credits';
 import { customerFixtures } from './customers';
+import { invoiceFixtures } from './invoices';
 import { invoicingEntityFixtures } from './invoicing-entities';
 import { oauthFixtures } from './oauth';
 import { paymentMethodFixtures } from './payment-methods';
@@ -16,6 +17,7 @@ const areas: AreaFixtures[] = [
   paymentMethodFixtures,
   catalogFixtures,
   couponFixtures, promotionCodeFixtures,
+  invoiceFixtures,
   walletFixtures,
   creditFixtures,
   webhookFixtures,

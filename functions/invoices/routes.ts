@@ -1,0 +1,50 @@
+import { listOf, type RouteDefinition } from '../route-definition';
+import { idPath } from '../../shared/schemas/common';
+import {
+  chargeBody, creditNoteCreateBody, invoiceCreateBody, invoiceListQuery, invoiceResource, invoiceUpdateBody, transactionCreateBody,
+} from '../../shared/schemas/invoices';
+
+const action = (id: string, verb: string, summary: string): RouteDefinition => ({
+  id, method: 'POST', path: `/v1/invoices/{id}/${verb}`, handler: `functions/invoices/${verb}.ts`,
+  scope: 'write', tag: 'Invoices', summary, request: { path: idPath }, response: { status: 200, schema: invoiceResource },
+});
+
+export const invoiceRoutes: RouteDefinition[] = [
+  {
+    id: 'createInvoice', method: 'POST', path: '/v1/invoices', handler: 'functions/invoices/create.ts',
+    scope: 'write', tag: 'Invoices', summary: 'Create a one-off invoice or document (draft, or to_pay: numbered at once)',
+    request: { body: invoiceCreateBody }, response: { status: 201, schema: invoiceResource },
+  },
+  {
+    id: 'listInvoices', method: 'GET', path: '/v1/invoices', handler: 'functions/invoices/list.ts',
+    scope: 'read', tag: 'Invoices', summary: 'List invoices, credit notes and documents',
+    request: { query: invoiceListQuery }, response: { status: 200, schema: listOf(invoiceResource), list: true },
+  },
+  {
+    id: 'getInvoice', method: 'GET', path: '/v1/invoices/{id}', handler: 'functions/invoices/get.ts',
+    scope: 'read', tag: 'Invoices', summary: 'Get an invoice', request: { path: idPath }, response: { status: 200, schema: invoiceResource },
+  },
+  {
+    id: 'updateInvoice', method: 'PATCH', path: '/v1/invoices/{id}', handler: 'functions/invoices/update.ts',
+    scope: 'write', tag: 'Invoices', summary: 'Update an invoice (lines and dates in draft or grace_period; metadata always)',
+    request: { path: idPath, body: invoiceUpdateBody }, response: { status: 200, schema: invoiceResource },
+  },
+  {
+    id: 'deleteInvoice', method: 'DELETE', path: '/v1/invoices/{id}', handler: 'functions/invoices/delete.ts',
+    scope: 'write', tag: 'Invoices', summary: 'Discard a draft invoice (closed)', request: { path: idPath }, response: { status: 200, schema: invoiceResource },
+  },
+  action('validateInvoice', 'validate', 'Validate a draft: number it and move it to grace_period or to_pay'),
+  action('markInvoiceUncollectible', 'uncollectible', 'Mark an unpaid invoice uncollectible (bad debt)'),
+  action('voidInvoice', 'void', 'Void an unpaid invoice: a credit note for its full amount is created'),
+  { ...action('chargeInvoice', 'charge', 'Charge the amount due with a saved payment method (a decline moves the invoice to error)'), request: { path: idPath, body: chargeBody } },
+  {
+    id: 'createInvoiceTransaction', method: 'POST', path: '/v1/invoices/{id}/transactions', handler: 'functions/invoices/transactions.ts',
+    scope: 'write', tag: 'Invoices', summary: 'Record a payment (transfer, cash…) or pay from the wallet; answers with the invoice',
+    request: { path: idPath, body: transactionCreateBody }, response: { status: 201, schema: invoiceResource },
+  },
+  {
+    id: 'createCreditNote', method: 'POST', path: '/v1/invoices/{id}/credit-notes', handler: 'functions/invoices/credit-notes.ts',
+    scope: 'write', tag: 'Invoices', summary: 'Credit an invoice (all or part, never more than uncredited) and refund it',
+    request: { path: idPath, body: creditNoteCreateBody }, response: { status: 201, schema: invoiceResource },
+  },
+];

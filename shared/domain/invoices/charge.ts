@@ -1,0 +1,82 @@
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import { putIfUnchanged, retryOnRace, versionCondition } from '../../db/items';
+import { transactWrite } from '../../db/transactions';
+import { Conflict, RuleViolation } from '../../errors';
+import { newId } from '../../ids';
+import { findCustomerItem } from '../customers/read';
+import type { PaymentMethodItem } from '../payment-methods/payment-method';
+import { findPaymentMethod } from '../payment-methods/payment-methods';
+import { paymentProvider, type ChargeResult } from '../payments/provider';
+import { toInvoice, type Invoice, type InvoiceItem } from './invoice';
+import { assertPayable } from './payments';
+import { findInvoiceItem } from './read';
+import { paymentTransaction, settlementItems, withFailedCharge, withPayment } from './settle';
+
+async function methodFor(ctx: Ctx, invoice: InvoiceItem, given: string | undefined): Promise<PaymentMethodItem> {
+  const id = given ?? invoice.payment_method_id ?? (await findCustomerItem(ctx, invoice.customer_id)).current_payment_method_id;
+  if (!id) throw new RuleViolation('payment_method_missing', `Invoice '${invoice.id}' has no payment method to charge, nor has its customer a default one.`);
+  return findPaymentMethod(ctx, invoice.customer_id, id).catch(() => {
+    throw new RuleViolation('payment_method_not_found', `No saved payment method '${id}' for customer '${invoice.customer_id}'.`);
+  });
+}
+
+/**
+ * Claims the invoice for one charge: a conditional write on its version that records the attempt (and the method,
+ * which overrides the invoice's). While the claim holds, no other charge or payment starts, so the provider is never
+ * asked twice for the same amount due.
+ */
+async function claim(ctx: Ctx, id: string, given: string | undefined) {
+  return retryOnRace(async () => {
+    const invoice = await findInvoiceItem(ctx, id);
+    assertPayable(ctx, invoice);
+    if (invoice.amount_due === 0) throw new RuleViolation('nothing_to_charge', `Invoice '${id}' has nothing due.`);
+    const method = await methodFor(ctx, invoice, given);
+    const attempt = { id: newId('tra'), started_at: ctx.clock.now().toISOString() };
+    const claimed = await putIfUnchanged({ ...invoice, payment_method_id: method.id, charge_attempt: attempt }, invoice._version);
+    return { invoice: claimed, method, attempt };
+  });
+}
+
+/** Records the provider's answer on the invoice that the attempt claimed; a paid wallet load is credited with it. */
+async function finish(ctx: Ctx, id: string, attemptId: string, method: PaymentMethodItem, result: ChargeResult): Promise<Invoice> {
+  return retryOnRace(async () => {
+    const invoice = await findInvoiceItem(ctx, id);
+    if (invoice.charge_attempt?.id !== attemptId) throw new Conflict(`The charge of invoice '${id}' was taken over by another one.`, 'charge_in_progress');
+    const transaction = paymentTransaction(ctx, invoice, attemptId, {
+      amount: invoice.amount_due, provider_id: result.providerId, payment_method: { id: method.id, type: method.type },
+      status: result.status, error_type: result.status === 'failed' ? result.errorType : null, comment: result.status === 'failed' ? result.message : null,
+    });
+    const moved = result.status === 'succeeded' ? withPayment(ctx, invoice, transaction) : withFailedCharge(ctx, invoice, transaction);
+    const next = { ...moved, _version: invoice._version + 1 };
+    await transactWrite([{ Put: { TableName: tableName(), Item: next, ...versionCondition(invoice._version) } }, ...(await settlementItems(ctx, next))]);
+    return toInvoice(next);
+  });
+}
+
+/**
+ * `POST /v1/invoices/{id}/charge` (decisions.md): charges the amount due with the body's method, else the
+ * invoice's, else the customer's default. Success pays the invoice; a decline moves it to `error` with the failed
+ * transaction and its `error_type`, and the answer is still 200 with the invoice.
+ */
+export async function chargeInvoice(ctx: Ctx, id: string, paymentMethodId?: string): Promise<Invoice> {
+  const { invoice, method, attempt } = await claim(ctx, id, paymentMethodId);
+  let result: ChargeResult;
+  try {
+    result = await paymentProvider(method.provider).charge({ reference: method.provider_reference, amount: invoice.amount_due, currency: invoice.currency, idempotencyKey: attempt.id });
+  } catch (error) {
+    await release(ctx, id, attempt.id);
+    throw error;
+  }
+  return finish(ctx, id, attempt.id, method, result);
+}
+
+/** The provider could not be reached: the claim is lifted so the invoice can be charged again. */
+async function release(ctx: Ctx, id: string, attemptId: string): Promise<void> {
+  await retryOnRace(async () => {
+    const invoice = await findInvoiceItem(ctx, id);
+    if (invoice.charge_attempt?.id !== attemptId) return;
+    const { charge_attempt: _attempt, ...rest } = invoice;
+    await putIfUnchanged(rest as InvoiceItem, invoice._version);
+  });
+}

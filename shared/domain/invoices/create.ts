@@ -1,0 +1,208 @@
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import { getItem, retryOnRace } from '../../db/items';
+import { counterKey } from '../../db/keys';
+import { counterUpdate, parentCounter } from '../../db/pagination';
+import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
+import { RuleViolation } from '../../errors';
+import { newId } from '../../ids';
+import { productArchived } from '../catalog/errors';
+import { productUsableCheck } from '../catalog/usable';
+import type { CustomerItem } from '../customers/customer';
+import { currencyLockItem } from '../customers/currency-lock';
+import { findCustomerItem } from '../customers/read';
+import type { EntityItem } from '../invoicing-entities/invoicing-entity';
+import { findEntityItem } from '../invoicing-entities/read';
+import { invoiceAmounts, type PricedLine } from './amounts';
+import { redemptionsFor, type Redemptions } from './coupons';
+import { addDays, paymentDelay } from './dates';
+import { INVOICE, invoiceKey, invoiceListFields, invoiceListKeys, toInvoice, type Invoice, type InvoiceItem } from './invoice';
+import { issue } from './issue';
+import { resolveLines, type LineInput } from './lines';
+import { customerSnapshot, sellerSnapshot } from './snapshots';
+import { invoiceTaxScheme } from './tax';
+
+/** The body of `POST /v1/invoices`. */
+export interface InvoiceInput {
+  customer_id: string;
+  invoicing_entity_id?: string;
+  type?: 'invoice' | 'document';
+  document_name?: string | null;
+  status?: 'draft' | 'to_pay';
+  currency?: string;
+  line_items?: LineInput[];
+  coupon_ids?: string[];
+  promotion_code?: string;
+  tax_rate?: number;
+  emitted_at?: string;
+  due_at?: string;
+  period_starts_at?: string | null;
+  period_ends_at?: string | null;
+  purchase_order?: string | null;
+  reference?: string | null;
+  custom_note?: string | null;
+  additional_info?: string | null;
+  footer?: string;
+  payment_method_id?: string | null;
+  bank_account_id?: string | null;
+  properties?: Record<string, unknown> | null;
+  custom_properties?: Record<string, unknown> | null;
+}
+
+/** What other domains add when they issue an invoice (wallet loads, subscriptions). */
+export interface IssuingOptions {
+  /** Lines priced by the caller, used instead of `line_items`. */
+  lines?: PricedLine[];
+  taxScheme?: 'not_eligible';
+  walletLoad?: InvoiceItem['wallet_load'];
+  subscriptionId?: string;
+  /** More writes that must happen with the invoice (e.g. the wallet's pending load). */
+  also?: TransactItem[];
+}
+
+/** Product checks beyond this many distinct products rely on the read alone (a transaction holds 100 items). */
+const PRODUCT_CHECKS = 40;
+
+const customerFor = async (ctx: Ctx, id: string): Promise<CustomerItem> => {
+  const customer = await findCustomerItem(ctx, id).catch(() => undefined);
+  if (!customer || customer.deleted_at) throw new RuleViolation('customer_not_found', `No customer with id '${id}' (or it is deleted).`);
+  return customer;
+};
+
+async function entityFor(ctx: Ctx, id: string): Promise<EntityItem> {
+  const entity = await findEntityItem(ctx, id, true).catch(() => undefined);
+  if (!entity || entity.deleted_at) throw new RuleViolation('invoicing_entity_not_found', `No invoicing entity with id '${id}' (or it is deleted).`);
+  return entity;
+}
+
+function currencyOf(customer: CustomerItem, given: string | undefined): string {
+  if (!customer.currency) throw new RuleViolation('customer_currency_missing', `Customer '${customer.id}' has no currency: set one before invoicing it.`);
+  if (given && given !== customer.currency) {
+    throw new RuleViolation('currency_mismatch', `Customer '${customer.id}' is billed in ${customer.currency}; an invoice in ${given} is not possible.`);
+  }
+  return customer.currency;
+}
+
+const customerInvoiceCounter = (customerId: string) => parentCounter(INVOICE, 'customer_id', customerId);
+
+async function isFirstOrder(ctx: Ctx, customerId: string): Promise<boolean> {
+  const counter = await getItem<{ total?: number }>(counterKey(ctx, customerInvoiceCounter(customerId)), true);
+  return (counter?.total ?? 0) === 0;
+}
+
+/**
+ * Creates an invoice (draft by default, or to_pay: then numbered now). One transaction writes the invoice, its
+ * list counters, the customer's currency lock, the products' still-usable checks, the coupons' and promotion code's
+ * redemptions and, when it leaves draft, the entity's number: all of it, or nothing.
+ */
+export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: IssuingOptions = {}): Promise<Invoice> {
+  const customer = await customerFor(ctx, input.customer_id);
+  const currency = currencyOf(customer, input.currency);
+  const resolved = options.lines ? { lines: options.lines, productIds: [] } : await resolveLines(ctx, input.line_items ?? [], currency);
+  return retryOnRace(async () => {
+    const [current, firstOrder] = await Promise.all([customerFor(ctx, input.customer_id), isFirstOrder(ctx, input.customer_id)]);
+    const entity = await entityFor(ctx, input.invoicing_entity_id ?? current.invoicing_entity_id);
+    currencyOf(current, currency);
+    const redemptions = await redemptionsFor(ctx, {
+      couponIds: input.coupon_ids ?? [], promotionCode: input.promotion_code, customerId: current.id, productIds: resolved.productIds, currency, isFirstOrder: firstOrder,
+    });
+    const tax = invoiceTaxScheme(current, entity, { tax_rate: input.tax_rate, tax_scheme: options.taxScheme });
+    const amounts = invoiceAmounts(resolved.lines, redemptions.terms, tax.rate);
+    const draft = draftItem(ctx, input, { customer: current, entity, currency, tax, amounts, redemptions, options });
+    const issued = input.status === 'to_pay' ? issue(ctx, draft, entity, current, { allowGrace: false }) : undefined;
+    const invoice = issued?.invoice ?? draft;
+    const checks = resolved.productIds.slice(0, PRODUCT_CHECKS);
+    const items: TransactItem[] = [
+      ...checks.map((id) => productUsableCheck(ctx, id)),
+      { Put: { TableName: tableName(), Item: invoice, ConditionExpression: 'attribute_not_exists(pk)' } },
+      counterUpdate(ctx, INVOICE, 1),
+      counterUpdate(ctx, customerInvoiceCounter(current.id), 1),
+      currencyLockItem(ctx, current.id, 'invoice', currency),
+      ...(issued ? [issued.numbering] : []),
+      ...redemptions.items,
+      ...(options.also ?? []),
+    ];
+    try {
+      await transactWrite(items);
+    } catch (error) {
+      if (error instanceof ConditionFailed && error.index < checks.length) throw productArchived(checks[error.index]!);
+      throw error; // anything else changed under us: retryOnRace reads again and re-checks every rule
+    }
+    return toInvoice(invoice);
+  });
+}
+
+interface DraftParts {
+  customer: CustomerItem;
+  entity: EntityItem;
+  currency: string;
+  tax: { scheme: InvoiceItem['tax_scheme']; rate: string };
+  amounts: ReturnType<typeof invoiceAmounts>;
+  redemptions: Pick<Redemptions, 'terms' | 'promotionCodeId'>;
+  options: IssuingOptions;
+}
+
+function draftItem(ctx: Ctx, input: InvoiceInput, parts: DraftParts): InvoiceItem {
+  const { customer, entity, amounts } = parts;
+  const id = newId('inv');
+  const now = ctx.clock.now().toISOString();
+  const emitted_at = input.emitted_at ?? now;
+  const item: InvoiceItem = {
+    ...invoiceKey(ctx, id),
+    ...invoiceListKeys(ctx, now, id),
+    _type: 'invoice',
+    _version: 0,
+    id,
+    number: null,
+    type: input.type ?? 'invoice',
+    document_name: input.document_name ?? null,
+    status: 'draft',
+    reference: input.reference ?? null,
+    customer_id: customer.id,
+    purchase_order: input.purchase_order ?? null,
+    currency: parts.currency,
+    source: 'api',
+    ...amounts,
+    amount_paid: 0,
+    amount_due: amounts.total_amount,
+    tax_rate: Number(parts.tax.rate),
+    tax_scheme: parts.tax.scheme,
+    conversion_rate: null,
+    converted_amount: null,
+    converted_at: null,
+    payment_method_id: input.payment_method_id ?? null,
+    bank_account_id: input.bank_account_id ?? null,
+    custom_note: input.custom_note ?? null,
+    additional_info: input.additional_info ?? null,
+    footer: input.footer ?? (input.type === 'document' ? entity.document_footer ?? entity.invoice_footer : entity.invoice_footer),
+    customer: customerSnapshot(customer),
+    seller: sellerSnapshot(entity),
+    subscription_id: parts.options.subscriptionId ?? null,
+    period_starts_at: input.period_starts_at ?? null,
+    period_ends_at: input.period_ends_at ?? null,
+    emitted_at,
+    due_at: input.due_at ?? addDays(emitted_at, paymentDelay(customer, entity)),
+    refunded_at: null,
+    grace_period_ended_at: null,
+    settled_at: null,
+    created_at: now,
+    updated_at: now,
+    properties: input.properties ?? null,
+    custom_properties: input.custom_properties ?? null,
+    original_invoice_id: null,
+    original_invoice_number: null,
+    transactions: [],
+    integrations: [],
+    invoicing_entity_id: entity.id,
+    tax_rate_exact: parts.tax.rate,
+    coupon_terms: parts.redemptions.terms,
+    promotion_code_id: parts.redemptions.promotionCodeId,
+    fixed_dates: { emitted_at: input.emitted_at !== undefined, due_at: input.due_at !== undefined },
+    credited_amount: 0,
+    refunded_amount: 0,
+    credited_by_line: {},
+    wallet_load: parts.options.walletLoad ?? null,
+  };
+  item.lf = invoiceListFields(item);
+  return item;
+}

@@ -1,0 +1,199 @@
+import type { Ctx } from '../../context';
+import type { StoredItem } from '../../db/items';
+import { dueIndexKeys, entityKey, listIndexKeys } from '../../db/keys';
+import type { TaxSchemeName } from '../../money/tax-scheme';
+
+export const INVOICE = 'INV';
+
+export type InvoiceType = 'invoice' | 'credit_note' | 'document';
+
+export type InvoiceStatus =
+  | 'draft' | 'open' | 'grace_period' | 'to_pay' | 'partially_paid' | 'paid' | 'voided' | 'closed' | 'error' | 'missing_info'
+  | 'archived' | 'charged_on_parent' | 'pending_parent_concat' | 'uncollectible';
+
+export interface InvoiceAddress {
+  name: string | null;
+  line1: string | null;
+  line2: string | null;
+  city: string | null;
+  zip: string | null;
+  state: string | null;
+  country: string | null;
+}
+
+export interface InvoiceLineItem {
+  id: string;
+  name: string;
+  description: string | null;
+  entry_type: 'product' | 'custom' | 'wallet_load';
+  product_id: string | null;
+  product_type: string | null;
+  price_id: string | null;
+  units_count: number;
+  unit_amount: number;
+  /** Tax included: amount_excluding_tax + tax_amount. */
+  amount: number;
+  amount_excluding_tax: number;
+  tax_rate: number;
+  tax_rate_id: string | null;
+  tax_amount: number;
+  discount_amount: number;
+  discount_percent: number | null;
+  period_starts_at: string | null;
+  period_ends_at: string | null;
+  revenue_type: 'one_off' | 'recurring' | 'usage';
+  revenue_interval_count: number | null;
+  revenue_interval_period: string | null;
+  display_unit_amount: boolean;
+  display_service_period: boolean;
+  original_line_item_id: string | null;
+}
+
+export interface AppliedCoupon {
+  id: string;
+  name: string;
+  discount_amount: number;
+  discount_percent: number | null;
+  line_item_ids: string[];
+}
+
+export interface PaymentTransaction {
+  id: string;
+  type: 'payment' | 'refund';
+  amount: number;
+  currency: string;
+  customer_id: string;
+  provider_id: string | null;
+  process_at: string;
+  refunded_at: string | null;
+  last_refreshed_at: string;
+  provider_fee: null;
+  chargeback: null;
+  integrations: unknown[];
+  payment_method: { id: string | null; type: string } | null;
+  status: 'succeeded' | 'failed';
+  error_type: string | null;
+  comment: string | null;
+}
+
+/** The public invoice (billing-api.md "Invoice"), also credit notes and documents. */
+export interface Invoice {
+  id: string;
+  number: string | null;
+  type: InvoiceType;
+  document_name: string | null;
+  status: InvoiceStatus;
+  reference: string | null;
+  customer_id: string;
+  purchase_order: string | null;
+  currency: string;
+  source: 'api' | 'other';
+  total_amount: number;
+  amount_due: number;
+  amount_paid: number;
+  amount_fixed: number;
+  amount_excluding_tax: number;
+  /** Deprecated: the rate shared by the lines (they all carry the invoice's scheme rate). */
+  tax_rate: number;
+  tax_amount: number;
+  tax_scheme: TaxSchemeName;
+  discount_amount: number;
+  conversion_rate: number | null;
+  converted_amount: number | null;
+  converted_at: string | null;
+  payment_method_id: string | null;
+  bank_account_id: string | null;
+  custom_note: string | null;
+  additional_info: string | null;
+  footer: string;
+  customer: {
+    id: string; name: string; email: string | null; external_id: string | null; vat_number: string | null; tax_id: string | null;
+    address: InvoiceAddress | null;
+  };
+  seller: { id: string; name: string; tax_id: string | null; address: InvoiceAddress };
+  subscription_id: string | null;
+  period_starts_at: string | null;
+  period_ends_at: string | null;
+  emitted_at: string;
+  due_at: string;
+  refunded_at: string | null;
+  grace_period_ended_at: string | null;
+  settled_at: string | null;
+  created_at: string;
+  updated_at: string | null;
+  properties: Record<string, unknown> | null;
+  custom_properties: Record<string, unknown> | null;
+  original_invoice_id: string | null;
+  original_invoice_number: string | null;
+  line_items: InvoiceLineItem[];
+  coupons: AppliedCoupon[];
+  transactions: PaymentTransaction[];
+  public_url: string;
+  integrations: unknown[];
+}
+
+/** A coupon as applied: what is needed to apply it again when the lines change (PATCH). */
+export interface CouponTerms {
+  id: string;
+  name: string;
+  type: 'amount' | 'percent';
+  discount_amount: number | null;
+  discount_percent: number | null;
+  product_ids: string[] | null;
+}
+
+/** The stored invoice: the public members plus what the domain needs and never returns. */
+export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url'> & {
+  invoicing_entity_id: string;
+  /** The scheme's rate as an exact decimal string ('20', '8.1'): the lines are taxed with it. */
+  tax_rate_exact: string;
+  coupon_terms: CouponTerms[];
+  promotion_code_id: string | null;
+  /** Which dates the caller fixed: leaving draft keeps those and computes the others. */
+  fixed_dates: { emitted_at: boolean; due_at: boolean };
+  /** Sum of the credit notes issued against this invoice (tax included). */
+  credited_amount: number;
+  /** Sum refunded by those credit notes to the wallet or the payment method. */
+  refunded_amount: number;
+  /** Per line: what credit notes already took back (tax included). */
+  credited_by_line: Record<string, number>;
+  /** A paid wallet load this invoice pays for: the wallet is credited in the transaction that settles it. */
+  wallet_load: { wallet_id: string; load_id: string } | null;
+  /** Set while a charge is at the payment provider: no other payment may start (see charge.ts). */
+  charge_attempt?: { id: string; started_at: string };
+  gsi4pk?: string;
+  gsi4sk?: string;
+};
+
+export const invoiceKey = (ctx: Ctx, id: string) => entityKey(ctx, INVOICE, id);
+
+export const invoiceListKeys = (ctx: Ctx, createdAt: string, id: string) => listIndexKeys(ctx, INVOICE, createdAt, id);
+
+/** What the list filters see (the list index projects only these). */
+export const invoiceListFields = (i: Pick<Invoice, 'status' | 'customer_id' | 'type' | 'emitted_at' | 'due_at' | 'number'>) => ({
+  status: i.status,
+  customer_id: i.customer_id,
+  type: i.type,
+  emitted_at: i.emitted_at,
+  due_at: i.due_at,
+  number: i.number,
+});
+
+/** Where the customer pays: the hosted page (configured per deployment; see docs/invoices.md). */
+export const publicUrl = (id: string): string => `${(process.env.PUBLIC_PAGES_URL ?? 'https://pay.billing.invalid').replace(/\/$/, '')}/invoices/${id}`;
+
+/** The grace period's end in the scheduling index (gsi4), for the scheduled move to to_pay. */
+export const GRACE_PERIOD = 'invoice_grace';
+export const graceDueKeys = (ctx: Ctx, item: Pick<InvoiceItem, 'id' | 'grace_period_ended_at'>) =>
+  dueIndexKeys(ctx, item.grace_period_ended_at!, GRACE_PERIOD, item.id);
+
+const INTERNAL = [
+  'pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'gsi4pk', 'gsi4sk', 'lf', 'invoicing_entity_id', 'tax_rate_exact', 'coupon_terms',
+  'promotion_code_id', 'fixed_dates', 'credited_amount', 'refunded_amount', 'credited_by_line', 'wallet_load', 'charge_attempt',
+] as const;
+
+export function toInvoice(item: InvoiceItem): Invoice {
+  const copy: Record<string, unknown> = { ...item };
+  for (const name of INTERNAL) delete copy[name];
+  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), public_url: publicUrl(item.id) };
+}

@@ -1,0 +1,147 @@
+import type { Ctx } from '../../context';
+import { getItem } from '../../db/items';
+import { InvalidRequest, RuleViolation } from '../../errors';
+import { newId } from '../../ids';
+import { roundHalfUp } from '../pricing/arithmetic';
+import { findPrice } from '../catalog/price-lookup';
+import { priceConfigurationKey, type PriceConfigurationItem } from '../catalog/price-configuration';
+import { assertProductUsable } from '../catalog/usable';
+import type { ProductItem } from '../catalog/product';
+import { computePrice } from '../pricing/compute-price';
+import type { PricedConfiguration } from '../pricing/types';
+import type { PricedLine } from './amounts';
+
+/** A line as the caller gives it: a catalog price (priced by the engine) or a custom amount. */
+export interface LineInput {
+  price_configuration_id?: string;
+  /** Any price of a configuration (`pri_…`): the configuration it belongs to prices the line. */
+  price_id?: string;
+  product_id?: string;
+  name?: string;
+  description?: string | null;
+  quantity?: number;
+  /** Custom lines: the price of one unit. */
+  unit_amount?: number;
+  /** bps prices: the amount of each unit (transaction) the percentage applies to. */
+  transaction_amount?: number;
+  period_starts_at?: string | null;
+  period_ends_at?: string | null;
+}
+
+const problem = (index: number, field: string, message: string) =>
+  new InvalidRequest(`Invalid body: line_items.${index}.${field} ${message}.`, [{ path: `body.line_items.${index}.${field}`, message }]);
+
+/** Reads shared by the lines of one invoice: lines of the same price or product read it once. */
+class CatalogReads {
+  private readonly cache = new Map<string, Promise<unknown>>();
+  constructor(private readonly ctx: Ctx) {}
+  private once<T>(key: string, read: () => Promise<T>): Promise<T> {
+    if (!this.cache.has(key)) this.cache.set(key, read());
+    return this.cache.get(key) as Promise<T>;
+  }
+  configuration = (id: string) => this.once(`prc:${id}`, () => getItem<PriceConfigurationItem>(priceConfigurationKey(this.ctx, id), true));
+  price = (id: string) => this.once(`pri:${id}`, () => findPrice(this.ctx, id));
+  product = (id: string) => this.once(`itm:${id}`, () => assertProductUsable(this.ctx, id));
+}
+
+async function configurationOf(reads: CatalogReads, line: LineInput, index: number): Promise<PriceConfigurationItem> {
+  if (line.price_configuration_id) {
+    const found = await reads.configuration(line.price_configuration_id);
+    if (!found) throw new RuleViolation('price_not_found', `line_items.${index}: no price configuration '${line.price_configuration_id}'.`);
+    return found;
+  }
+  const found = await reads.price(line.price_id!);
+  if (!found) throw new RuleViolation('price_not_found', `line_items.${index}: no price '${line.price_id}'.`);
+  return found.configuration;
+}
+
+/** A whole-unit price for display: the line's amount over its units, rounded half-up (exact for fees). */
+const unitAmountOf = (amount: number, units: number): number => (units > 0 ? Number(roundHalfUp(BigInt(amount), BigInt(units))) : amount);
+
+async function catalogLine(reads: CatalogReads, line: LineInput, index: number, currency: string): Promise<{ line: PricedLine; productId: string }> {
+  const configuration = await configurationOf(reads, line, index);
+  if (line.product_id && line.product_id !== configuration.product_id) throw problem(index, 'product_id', `is not the product of price configuration '${configuration.id}'`);
+  if (configuration.status !== 'active') throw new RuleViolation('price_archived', `line_items.${index}: price configuration '${configuration.id}' is archived.`);
+  if (configuration.currency !== currency) {
+    throw new RuleViolation('currency_mismatch', `line_items.${index}: price configuration '${configuration.id}' is in ${configuration.currency}, the invoice in ${currency}.`);
+  }
+  const product = await reads.product(configuration.product_id);
+  const quantity = line.quantity ?? 1;
+  if (configuration.type === 'bps' && line.transaction_amount === undefined) throw problem(index, 'transaction_amount', 'is required for a bps price');
+  const priced = computePrice(configuration as unknown as PricedConfiguration, { quantity, amount: line.transaction_amount, price_id: line.price_id });
+  const once = configuration.billing_interval.period === 'once';
+  return {
+    productId: product.id,
+    line: {
+      ...lineBase(line, product),
+      entry_type: 'product',
+      product_id: product.id,
+      product_type: product.type,
+      price_id: line.price_id ?? configuration.prices[0]?.id ?? null,
+      units_count: quantity,
+      unit_amount: unitAmountOf(priced.amount, quantity),
+      gross: priced.amount,
+      revenue_type: once ? 'one_off' : 'recurring',
+      revenue_interval_count: once ? null : (configuration.billing_interval as { count: number }).count,
+      revenue_interval_period: once ? null : configuration.billing_interval.period,
+      display_unit_amount: configuration.type === 'fee',
+    },
+  };
+}
+
+function lineBase(line: LineInput, product?: ProductItem) {
+  return {
+    id: newId('ili'),
+    name: line.name ?? product?.name ?? '',
+    description: line.description ?? product?.public_description ?? null,
+    tax_rate_id: null,
+    period_starts_at: line.period_starts_at ?? null,
+    period_ends_at: line.period_ends_at ?? null,
+    display_service_period: Boolean(line.period_starts_at && line.period_ends_at),
+    original_line_item_id: null,
+  };
+}
+
+async function customLine(reads: CatalogReads, line: LineInput, index: number): Promise<{ line: PricedLine; productId: string | null }> {
+  if (line.unit_amount === undefined) throw problem(index, 'unit_amount', 'is required without price_configuration_id or price_id');
+  const product = line.product_id ? await reads.product(line.product_id) : undefined;
+  if (!product && !line.name) throw problem(index, 'name', 'is required for a custom line without product_id');
+  const quantity = line.quantity ?? 1;
+  const gross = line.unit_amount * quantity;
+  if (!Number.isSafeInteger(gross)) throw problem(index, 'unit_amount', 'times quantity is too large');
+  return {
+    productId: product?.id ?? null,
+    line: {
+      ...lineBase(line, product),
+      entry_type: product ? 'product' : 'custom',
+      product_id: product?.id ?? null,
+      product_type: product?.type ?? null,
+      price_id: null,
+      units_count: quantity,
+      unit_amount: line.unit_amount,
+      gross,
+      revenue_type: 'one_off',
+      revenue_interval_count: null,
+      revenue_interval_period: null,
+      display_unit_amount: true,
+    },
+  };
+}
+
+export interface ResolvedLines {
+  lines: PricedLine[];
+  /** The products the lines use: each is checked again inside the invoice's transaction. */
+  productIds: string[];
+}
+
+/** Prices every line (in parallel: a 100-line invoice is one round of reads, not a hundred). */
+export async function resolveLines(ctx: Ctx, inputs: readonly LineInput[], currency: string): Promise<ResolvedLines> {
+  const reads = new CatalogReads(ctx);
+  const resolved = await Promise.all(
+    inputs.map((line, index) => (line.price_configuration_id || line.price_id ? catalogLine(reads, line, index, currency) : customLine(reads, line, index))),
+  );
+  return {
+    lines: resolved.map((r) => r.line),
+    productIds: [...new Set(resolved.flatMap((r) => (r.productId ? [r.productId] : [])))],
+  };
+}

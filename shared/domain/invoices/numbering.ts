@@ -1,0 +1,55 @@
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import type { TransactItem } from '../../db/transactions';
+import { entityItemKey, type EntityItem } from '../invoicing-entities/invoicing-entity';
+import type { InvoiceType } from './invoice';
+
+/** Each document type has its own pattern and counter on the invoicing entity. */
+const SEQUENCES = {
+  invoice: { pattern: 'invoice_number_pattern', counter: 'next_invoice_number' },
+  credit_note: { pattern: 'credit_note_number_pattern', counter: 'next_credit_note_number' },
+  document: { pattern: 'document_number_pattern', counter: 'next_document_number' },
+} as const;
+
+/** The calendar date of `at` in `timeZone`, as [YYYY, MM, DD]. */
+function localDate(at: Date, timeZone: string): [string, string, string] {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return [part('year'), part('month'), part('day')];
+}
+
+/** `INV-{YYYY}{MM}-{number}` → `INV-202611-42`: the date elements are the issue date in the entity's timezone. */
+export function formatNumber(pattern: string, sequence: number, issuedAt: Date, timeZone: string): string {
+  const [year, month, day] = localDate(issuedAt, timeZone);
+  return pattern.replaceAll('{number}', String(sequence)).replaceAll('{YYYY}', year).replaceAll('{MM}', month).replaceAll('{DD}', day);
+}
+
+export interface TakenNumber {
+  number: string;
+  /** Advances the entity's counter, only if it still holds the number read: put it in the numbered document's transaction. */
+  item: TransactItem;
+}
+
+/**
+ * Takes the next number of `type` from the entity read in this attempt. The counter update is conditional on the
+ * value read, so two documents can never take the same number, and it sits in the transaction that leaves draft,
+ * so a failed transaction consumes no number (no gap). The entity's version moves too: an entity edit that read
+ * the old counter must retry rather than write it back.
+ */
+export function takeNumber(ctx: Ctx, entity: EntityItem, type: InvoiceType, issuedAt: Date): TakenNumber {
+  const sequence = SEQUENCES[type];
+  const current = entity[sequence.counter];
+  return {
+    number: formatNumber(entity[sequence.pattern], current, issuedAt, entity.timezone),
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: entityItemKey(ctx, entity.id),
+        UpdateExpression: 'SET #counter = :next, #v = #v + :one',
+        ConditionExpression: '#counter = :current',
+        ExpressionAttributeNames: { '#counter': sequence.counter, '#v': '_version' },
+        ExpressionAttributeValues: { ':current': current, ':next': current + 1, ':one': 1 },
+      },
+    },
+  };
+}

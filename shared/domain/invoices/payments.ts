@@ -1,0 +1,69 @@
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import { getItem, retryOnRace, versionCondition } from '../../db/items';
+import { transactWrite, type TransactItem } from '../../db/transactions';
+import { Conflict, RuleViolation } from '../../errors';
+import { newId } from '../../ids';
+import { walletDebitItems } from '../wallets/ledger';
+import { walletKey, walletOfCustomerKey, type WalletItem } from '../wallets/wallet';
+import { toInvoice, type Invoice, type InvoiceItem } from './invoice';
+import { findInvoiceItem } from './read';
+import { paymentTransaction, settlementItems, withPayment } from './settle';
+import { assertMove } from './transitions';
+
+export interface PaymentInput {
+  amount: number;
+  payment_method_type?: 'transfer' | 'card' | 'direct_debit' | 'wallet' | 'external' | 'other';
+  process_at?: string;
+  comment?: string | null;
+}
+
+/** A charge older than this is taken as abandoned (its Lambda timed out): payments may go on. */
+export const CHARGE_LOCK_MS = 60_000;
+
+export function assertPayable(ctx: Ctx, invoice: InvoiceItem): void {
+  if (invoice.type === 'credit_note') throw new Conflict(`'${invoice.id}' is a credit note: it is refunded, not paid.`);
+  assertMove(invoice, 'pay');
+  const attempt = invoice.charge_attempt;
+  if (attempt && ctx.clock.now().getTime() - Date.parse(attempt.started_at) < CHARGE_LOCK_MS) {
+    throw new Conflict(`Invoice '${invoice.id}' is being charged right now; try again once the charge is over.`, 'charge_in_progress');
+  }
+}
+
+async function liveWallet(ctx: Ctx, invoice: InvoiceItem): Promise<WalletItem> {
+  const marker = await getItem<{ wallet_id: string }>(walletOfCustomerKey(ctx, invoice.customer_id), true);
+  const wallet = marker && (await getItem<WalletItem>(walletKey(ctx, marker.wallet_id), true));
+  if (!wallet) throw new RuleViolation('wallet_missing', `Customer '${invoice.customer_id}' has no wallet to pay from.`);
+  if (wallet.state !== 'active') throw new RuleViolation('wallet_paused', `Wallet '${wallet.id}' is paused: it does not pay invoices.`);
+  if (invoice.wallet_load) throw new RuleViolation('wallet_load_not_payable_from_wallet', 'A wallet load cannot be paid from the wallet it loads.');
+  return wallet;
+}
+
+/**
+ * `POST /v1/invoices/{id}/transactions`: a payment received outside the provider (transfer, cash…) or taken from
+ * the customer's wallet. One transaction writes the invoice (on its version), the wallet debit when paid from the
+ * wallet, and the wallet credit when the invoice is a paid load that this payment settles.
+ */
+export async function recordPayment(ctx: Ctx, id: string, input: PaymentInput): Promise<Invoice> {
+  return retryOnRace(async () => {
+    const invoice = await findInvoiceItem(ctx, id);
+    assertPayable(ctx, invoice);
+    if (input.amount > invoice.amount_due) {
+      throw new RuleViolation('amount_exceeds_due', `The payment of ${input.amount} exceeds the ${invoice.amount_due} still due on invoice '${id}'.`);
+    }
+    const type = input.payment_method_type ?? 'transfer';
+    const wallet = type === 'wallet' ? await liveWallet(ctx, invoice) : undefined;
+    const transaction = paymentTransaction(ctx, invoice, newId('tra'), {
+      amount: input.amount, provider_id: null, payment_method: { id: wallet?.id ?? null, type }, status: 'succeeded', error_type: null,
+      comment: input.comment ?? null, process_at: input.process_at,
+    });
+    const next = { ...withPayment(ctx, invoice, transaction), _version: invoice._version + 1 };
+    const items: TransactItem[] = [
+      { Put: { TableName: tableName(), Item: next, ...versionCondition(invoice._version) } },
+      ...(wallet ? walletDebitItems(ctx, wallet, input.amount, invoice.id) : []),
+      ...(await settlementItems(ctx, next)),
+    ];
+    await transactWrite(items);
+    return toInvoice(next);
+  });
+}

@@ -1,0 +1,52 @@
+import type { Ctx } from '../../context';
+import { amountDue } from '../../money/amounts';
+import { paidLoadCreditItems } from '../wallets/operations';
+import type { TransactItem } from '../../db/transactions';
+import { invoiceListFields, type InvoiceItem, type PaymentTransaction } from './invoice';
+
+type TransactionDraft = Pick<PaymentTransaction, 'amount' | 'provider_id' | 'payment_method' | 'status' | 'error_type' | 'comment'> & { process_at?: string };
+
+export function paymentTransaction(ctx: Ctx, invoice: InvoiceItem, id: string, draft: TransactionDraft, type: PaymentTransaction['type'] = 'payment'): PaymentTransaction {
+  const now = ctx.clock.now().toISOString();
+  return {
+    id, type, amount: draft.amount, currency: invoice.currency, customer_id: invoice.customer_id, provider_id: draft.provider_id, process_at: draft.process_at ?? now,
+    refunded_at: null, last_refreshed_at: now, provider_fee: null, chargeback: null, integrations: [], payment_method: draft.payment_method,
+    status: draft.status, error_type: draft.error_type, comment: draft.comment,
+  };
+}
+
+/**
+ * The invoice after a succeeded payment: amount_paid and amount_due move together (amount_due = total − paid,
+ * refusing overpayment), partially_paid or paid, `settled_at` at full payment.
+ */
+export function withPayment(ctx: Ctx, invoice: InvoiceItem, transaction: PaymentTransaction): InvoiceItem {
+  const amount_paid = invoice.amount_paid + transaction.amount;
+  const amount_due = amountDue(invoice.total_amount, amount_paid);
+  const now = ctx.clock.now().toISOString();
+  const next: InvoiceItem = {
+    ...invoice,
+    amount_paid,
+    amount_due,
+    status: amount_due === 0 ? 'paid' : 'partially_paid',
+    settled_at: amount_due === 0 ? now : null,
+    transactions: [...invoice.transactions, transaction],
+    updated_at: now,
+  };
+  delete next.charge_attempt;
+  next.lf = invoiceListFields(next);
+  return next;
+}
+
+/** A failed charge: the invoice moves to `error` and keeps the failed transaction (decisions.md). */
+export function withFailedCharge(ctx: Ctx, invoice: InvoiceItem, transaction: PaymentTransaction): InvoiceItem {
+  const next: InvoiceItem = { ...invoice, status: 'error', transactions: [...invoice.transactions, transaction], updated_at: ctx.clock.now().toISOString() };
+  delete next.charge_attempt;
+  next.lf = invoiceListFields(next);
+  return next;
+}
+
+/** What else settles with the invoice: a paid wallet load is credited in the same transaction. */
+export async function settlementItems(ctx: Ctx, next: InvoiceItem): Promise<TransactItem[]> {
+  if (next.status !== 'paid' || !next.wallet_load) return [];
+  return paidLoadCreditItems(ctx, next.wallet_load.wallet_id, next.wallet_load.load_id, next.id);
+}
