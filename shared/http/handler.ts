@@ -5,7 +5,7 @@ import { errorMapping } from './errors';
 import { idempotency } from './idempotency';
 import { requestCtx } from './request-context';
 import { requestParts } from './request-parts';
-import { json } from './responses';
+import { binary, BinaryResponse, json } from './responses';
 import type { RouteMeta } from './route-meta';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -26,7 +26,8 @@ const inputs = new WeakMap<object, HandlerInput<unknown, unknown, unknown>>();
  * The shared stack, in DESIGN.md §4 order: request context and scope (401/403) → body parsing (413/415/400)
  * → validation of path, query and body (400) → idempotency (POST/PUT/PATCH with `Idempotency-Key`: replay,
  * 409, 422) → the domain call → JSON response → error mapping.
- * The core receives validated input and returns the resource; its status comes from the route table.
+ * The core receives validated input and returns the resource; its status comes from the route table. A core that
+ * returns a `BinaryResponse` (a file) has it sent as it is, base64-encoded; errors are JSON all the same.
  */
 export function httpHandler<Body = unknown, Query = Record<string, unknown>, Path = Record<string, string>>(
   route: RouteMeta,
@@ -43,7 +44,9 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
     .use(idempotency(route, (event) => inputs.get(event)))
     .use({
       after: (request) => {
-        request.response = json(route.status, request.response, request.event.requestContext.requestId);
+        const requestId = request.event.requestContext.requestId;
+        const result: unknown = request.response;
+        request.response = result instanceof BinaryResponse ? binary(route.status, result, requestId) : json(route.status, result, requestId);
       },
     })
     .use(errorMapping(route))

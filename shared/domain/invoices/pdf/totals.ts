@@ -1,0 +1,76 @@
+/** Below the lines: the totals (discounts, tax by rate, paid and due), then the notes. */
+import { formatMoney } from '../../../money/format';
+import { formatRate } from '../../../money/tax-rate';
+import type { Invoice } from '../invoice';
+import type { Palette } from './branding';
+import { taxLabel, taxSchemeNote } from './labels';
+import { band, contentWidth, left, measure, MUTED, room, rule, text, type TextStyle } from './layout';
+import type { PdfDocument } from './pdfkit';
+import { lineGross } from './table';
+
+type Row = { label: string; amount: number; strong?: 'total' | 'due'; minus?: boolean };
+
+/** Tax per rate, from the lines (they add up to the invoice's tax amount), in the order the rates first appear. */
+export function taxByRate(invoice: Pick<Invoice, 'line_items' | 'tax_amount' | 'tax_rate'>): { rate: number; amount: number }[] {
+  if (invoice.line_items.length === 0) return [{ rate: invoice.tax_rate, amount: invoice.tax_amount }];
+  const byRate = new Map<number, number>();
+  for (const line of invoice.line_items) byRate.set(line.tax_rate, (byRate.get(line.tax_rate) ?? 0) + line.tax_amount);
+  return [...byRate].map(([rate, amount]) => ({ rate, amount }));
+}
+
+function discountRows(invoice: Invoice): Row[] {
+  if (invoice.discount_amount === 0) return [];
+  const coupons = invoice.coupons.filter((c) => c.discount_amount > 0);
+  const rows: Row[] = coupons.map((c) => ({
+    label: `Discount: ${c.name}${c.discount_percent !== null ? ` (${formatRate(c.discount_percent)}%)` : ''}`,
+    amount: c.discount_amount,
+    minus: true,
+  }));
+  const rest = invoice.discount_amount - coupons.reduce((sum, c) => sum + c.discount_amount, 0);
+  if (rest > 0) rows.push({ label: 'Discount', amount: rest, minus: true });
+  const subtotal = invoice.line_items.reduce((sum, line) => sum + lineGross(line), 0);
+  return [{ label: 'Subtotal', amount: subtotal }, ...rows];
+}
+
+export function totalRows(invoice: Invoice): Row[] {
+  return [
+    ...discountRows(invoice),
+    { label: 'Total excl. tax', amount: invoice.amount_excluding_tax },
+    ...taxByRate(invoice).map(({ rate, amount }) => ({ label: taxLabel(rate), amount })),
+    { label: 'Total', amount: invoice.total_amount, strong: 'total' },
+    { label: 'Amount paid', amount: invoice.amount_paid },
+    { label: 'Amount due', amount: invoice.amount_due, strong: 'due' },
+  ];
+}
+
+const ROW_HEIGHT = 16;
+
+/** The totals block on the right, from `y`; returns the y below it. */
+export function totals(doc: PdfDocument, invoice: Invoice, y: number, colors: Palette): number {
+  const rows = totalRows(invoice);
+  const width = contentWidth(doc) * 0.5;
+  const x = left(doc) + contentWidth(doc) - width;
+  let at = room(doc, y + 10, rows.length * ROW_HEIGHT + 10);
+  for (const row of rows) {
+    if (row.strong === 'total') rule(doc, at - 2, colors.accent, x, width);
+    if (row.strong === 'due') band(doc, x, at - 2, width, ROW_HEIGHT, colors.accent);
+    const style: TextStyle = { bold: row.strong !== undefined, color: row.strong === 'due' ? colors.onAccent : undefined };
+    const amount = `${row.minus ? '-' : ''}${formatMoney(row.amount, invoice.currency)}`;
+    text(doc, row.label, x + 6, at + 2, { ...style, width: width * 0.55 });
+    text(doc, amount, x + width * 0.55, at + 2, { ...style, width: width * 0.45 - 6, align: 'right' });
+    at += ROW_HEIGHT;
+  }
+  return at;
+}
+
+/** The tax scheme's note, the custom note and the additional information, each kept on one page. */
+export function notes(doc: PdfDocument, invoice: Invoice, y: number): number {
+  const paragraphs = [taxSchemeNote(invoice.tax_scheme), invoice.custom_note, invoice.additional_info]
+    .filter((p): p is string => !!p && p.trim() !== '');
+  let at = y + 16;
+  for (const paragraph of paragraphs) {
+    at = room(doc, at, measure(doc, paragraph, left(doc)));
+    at = text(doc, paragraph, left(doc), at, { color: MUTED }) + 8;
+  }
+  return at;
+}

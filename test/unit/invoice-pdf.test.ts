@@ -1,0 +1,263 @@
+/**
+ * The invoice PDF (shared/domain/invoices/pdf): rendered from Invoice fixtures, then read back from the bytes
+ * (test/support/pdf-text.ts inflates the streams and decodes the text operators) — what a reader of the file sees.
+ */
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import type { AppliedCoupon, Invoice, InvoiceLineItem } from '../../shared/domain/invoices/invoice';
+import { palette } from '../../shared/domain/invoices/pdf/branding';
+import { addressLines, documentTitle, formatDate } from '../../shared/domain/invoices/pdf/labels';
+import { createDocument, toBuffer } from '../../shared/domain/invoices/pdf/pdfkit';
+import { renderInvoicePdf } from '../../shared/domain/invoices/pdf/render';
+import { totalRows } from '../../shared/domain/invoices/pdf/totals';
+import { NotFound } from '../../shared/errors';
+import { httpHandler } from '../../shared/http/handler';
+import { binaryResponse } from '../../shared/http/responses';
+import type { RouteMeta } from '../../shared/http/route-meta';
+import { readPdf } from '../support/pdf-text';
+
+const line = (id: string, over: Partial<InvoiceLineItem>): InvoiceLineItem => ({
+  id, name: id, description: null, entry_type: 'custom', product_id: null, product_type: null, price_id: null,
+  units_count: 1, unit_amount: 0, amount: 0, amount_excluding_tax: 0, tax_rate: 20, tax_rate_id: null, tax_amount: 0,
+  discount_amount: 0, discount_percent: null, period_starts_at: null, period_ends_at: null, revenue_type: 'one_off',
+  revenue_interval_count: null, revenue_interval_period: null, display_unit_amount: true, display_service_period: false,
+  original_line_item_id: null, ...over,
+});
+
+/** 3 lines at 20 % VAT in EUR with a 10 % coupon; amounts as the domain computes them (half-up per line). */
+const eurLines: InvoiceLineItem[] = [
+  line('lin_pro', {
+    name: 'Pro plan', description: 'Monthly subscription, 2 seats', entry_type: 'product', revenue_type: 'recurring', units_count: 2,
+    unit_amount: 4900, discount_amount: 980, discount_percent: 10, amount_excluding_tax: 8820, tax_amount: 1764, amount: 10584,
+    period_starts_at: '2025-03-01T00:00:00.000Z', period_ends_at: '2025-03-31T23:59:59.999Z', display_service_period: true,
+  }),
+  line('lin_onboarding', {
+    name: 'Onboarding workshop', unit_amount: 25000, display_unit_amount: false, discount_amount: 2500, discount_percent: 10, amount_excluding_tax: 22500,
+    tax_amount: 4500, amount: 27000,
+  }),
+  line('lin_api', {
+    name: 'API calls', description: 'Usage above the included quota', revenue_type: 'usage', units_count: 12345, unit_amount: 2,
+    discount_amount: 2469, discount_percent: 10, amount_excluding_tax: 22221, tax_amount: 4444, amount: 26665,
+  }),
+];
+
+const coupon: AppliedCoupon = { id: 'cpn_welcome', name: 'WELCOME10', discount_amount: 5949, discount_percent: 10, line_item_ids: eurLines.map((l) => l.id) };
+
+function invoiceFixture(over: Partial<Invoice> = {}): Invoice {
+  return {
+    id: 'inv_01JQ3M8Z5V4X2Y7T9R6P1N0K3B', number: 'INV-2025-0042', type: 'invoice', document_name: null, status: 'to_pay',
+    reference: 'REF-778', customer_id: 'cus_1', purchase_order: 'PO-5521', currency: 'EUR', source: 'api',
+    total_amount: 64249, amount_due: 44249, amount_paid: 20000, amount_fixed: 10584, amount_excluding_tax: 53541, tax_rate: 20,
+    tax_amount: 10708, tax_scheme: 'standard', discount_amount: 5949, conversion_rate: null, converted_amount: null, converted_at: null,
+    payment_method_id: null, bank_account_id: null, custom_note: 'Thank you for your business.', additional_info: 'Bank: IBAN FR76 3000 6000 0112 3456 7890 189',
+    footer: 'Acme SAS, share capital 10,000 EUR, RCS Paris 123 456 789',
+    customer: {
+      id: 'cus_1', name: 'Globex GmbH', email: 'billing@globex.example', external_id: null, vat_number: 'DE123456789', tax_id: 'DE123456789',
+      address: { name: null, line1: 'Hauptstrasse 5', line2: null, city: 'Berlin', zip: '10115', state: null, country: 'DE' },
+    },
+    seller: {
+      id: 'ive_1', name: 'Acme', tax_id: 'FR40303265045',
+      address: { name: 'Acme SAS', line1: '12 rue de la Paix', line2: 'Building B', city: 'Paris', zip: '75002', state: null, country: 'FR' },
+    },
+    subscription_id: null, period_starts_at: null, period_ends_at: null,
+    emitted_at: '2025-03-14T23:30:00.000Z', due_at: '2025-04-13T23:30:00.000Z', refunded_at: null, grace_period_ended_at: null,
+    settled_at: null, created_at: '2025-03-14T23:30:00.000Z', updated_at: '2025-03-14T23:31:00.000Z', properties: null, custom_properties: null,
+    original_invoice_id: null, original_invoice_number: null, line_items: eurLines, coupons: [coupon], transactions: [],
+    public_url: 'https://pay.billing.invalid/invoices/inv_01JQ3M8Z5V4X2Y7T9R6P1N0K3B', integrations: [], ...over,
+  };
+}
+
+const jpyInvoice = (): Invoice => {
+  const consulting = line('lin_consulting', { name: 'Consulting days', units_count: 3, unit_amount: 15000, amount_excluding_tax: 45000, tax_rate: 10, tax_amount: 4500, amount: 49500 });
+  return invoiceFixture({
+    number: 'INV-JP-7', currency: 'JPY', tax_scheme: 'manual', tax_rate: 10, line_items: [consulting], coupons: [], discount_amount: 0,
+    amount_excluding_tax: 45000, tax_amount: 4500, total_amount: 49500, amount_paid: 0, amount_due: 49500, amount_fixed: 0,
+    custom_note: null, additional_info: null, footer: 'Acme KK, Tokyo',
+  });
+};
+
+const creditNote = (): Invoice => {
+  const refund = line('lin_refund', { name: 'Pro plan (refund)', unit_amount: 10000, amount_excluding_tax: 10000, tax_rate: 0, amount: 10000, original_line_item_id: 'lin_pro' });
+  return invoiceFixture({
+    id: 'inv_cn', number: 'CN-0003', type: 'credit_note', tax_scheme: 'reverse_charge', tax_rate: 0, line_items: [refund], coupons: [],
+    discount_amount: 0, amount_excluding_tax: 10000, tax_amount: 0, total_amount: 10000, amount_paid: 0, amount_due: 10000, amount_fixed: 0,
+    original_invoice_id: 'inv_01JQ3M8Z5V4X2Y7T9R6P1N0K3B', original_invoice_number: 'INV-2025-0042', custom_note: null, additional_info: null,
+  });
+};
+
+const render = (invoice: Invoice, brandColor: string | null = '#336699') => renderInvoicePdf(invoice, { brandColor, timezone: 'Europe/Paris', language: 'en' });
+
+/** All whitespace as single spaces: a paragraph wraps onto several lines. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+describe('renderInvoicePdf', () => {
+  it('the EUR fixture is consistent: lines add up, total = excl. + tax', () => {
+    const sum = (pick: (l: InvoiceLineItem) => number) => eurLines.reduce((s, l) => s + pick(l), 0);
+    const invoice = invoiceFixture();
+    expect(sum((l) => l.amount_excluding_tax)).toBe(invoice.amount_excluding_tax);
+    expect(sum((l) => l.tax_amount)).toBe(invoice.tax_amount);
+    expect(sum((l) => l.discount_amount)).toBe(coupon.discount_amount);
+    expect(invoice.amount_excluding_tax + invoice.tax_amount).toBe(invoice.total_amount);
+    expect(invoice.total_amount - invoice.amount_paid).toBe(invoice.amount_due);
+  });
+
+  it('writes a compressed PDF whose text shows seller, customer, lines, discount, taxes, totals, notes and footer', async () => {
+    const pdf = await render(invoiceFixture());
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.subarray(-6).toString('latin1')).toContain('%%EOF');
+    const { lines, text, compressedStreams } = readPdf(pdf);
+    expect(compressedStreams).toBeGreaterThan(0);
+    expect(lines).toEqual(expect.arrayContaining([
+      'Invoice', 'INV-2025-0042',
+      // seller
+      'Acme', 'Acme SAS', '12 rue de la Paix', 'Building B', '75002 Paris', 'France', 'Tax ID: FR40303265045',
+      // customer
+      'Globex GmbH', 'Hauptstrasse 5', '10115 Berlin', 'Germany', 'billing@globex.example', 'VAT number: DE123456789',
+      // dates in the seller's time zone (23:30 UTC is the next day in Paris), reference, purchase order
+      'Issue date', '2025-03-15', 'Due date', '2025-04-14', 'REF-778', 'PO-5521',
+      // the table
+      'Description', 'Qty', 'Unit price', 'Tax', 'Amount excl. tax',
+      'Pro plan', 'Monthly subscription, 2 seats', 'Service period: 2025-03-01 to 2025-04-01', '2', '49.00 EUR', '20%', '98.00 EUR',
+      'Onboarding workshop', '250.00 EUR', // its unit price hidden: 250.00 EUR once, as its amount
+      'API calls', 'Usage above the included quota', '12345', '0.02 EUR', '246.90 EUR',
+      // totals
+      'Subtotal', '594.90 EUR', 'Discount: WELCOME10 (10%)', '-59.49 EUR', 'Total excl. tax', '535.41 EUR',
+      'Tax 20%', '107.08 EUR', 'Total', '642.49 EUR', 'Amount paid', '200.00 EUR', 'Amount due', '442.49 EUR',
+      'Page 1 of 1',
+    ]));
+    expect(flat(text)).toContain('Thank you for your business.');
+    expect(flat(text)).toContain('Bank: IBAN FR76 3000 6000 0112 3456 7890 189');
+    expect(flat(text)).toContain('Acme SAS, share capital 10,000 EUR, RCS Paris 123 456 789');
+    expect(text).not.toContain('Reverse charge');
+    expect(lines.filter((l) => l === '250.00 EUR')).toHaveLength(1);
+  });
+
+  it('paints the header band and the table heading in the brand colour', async () => {
+    const { contentStreams } = readPdf(await render(invoiceFixture(), '#336699'));
+    const page = contentStreams.join('\n');
+    // pdfkit sets fill colours with `/DeviceRGB cs` + `r g b scn` (older versions: `r g b rg`).
+    const fills = page.match(/\b0\.2 0\.4 0\.6 (scn|rg)\b/g) ?? [];
+    expect(fills.length).toBeGreaterThanOrEqual(3); // band, table heading, amount due
+    const short = readPdf(await render(invoiceFixture(), '#369')).contentStreams.join('\n');
+    expect(short).toMatch(/\b0\.2 0\.4 0\.6 (scn|rg)\b/);
+  });
+
+  it('falls back to a neutral dark without a (valid) brand colour, and keeps text readable on light colours', async () => {
+    expect(palette(null)).toEqual({ accent: '#1F2937', onAccent: '#FFFFFF' });
+    expect(palette('blue')).toEqual(palette(null));
+    expect(palette('#ff0')).toEqual({ accent: '#FFFF00', onAccent: '#111827' });
+    const page = readPdf(await render(invoiceFixture(), null)).contentStreams.join('\n');
+    // #1F2937 = 31/255 41/255 55/255, written as pdfkit prints numbers
+    const [r, g, b] = [31, 41, 55].map((v) => v / 255);
+    expect(page).toMatch(new RegExp(`(^|\\s)${r} ${g} ${b} (scn|rg)\\b`.replace(/\./g, '\\.')));
+  });
+
+  it('prints yen without decimals', async () => {
+    const { lines } = readPdf(await render(jpyInvoice()));
+    expect(lines).toEqual(expect.arrayContaining(['INV-JP-7', 'Consulting days', '3', '15,000 JPY', '10%', '45,000 JPY', 'Tax 10%', '4,500 JPY', '49,500 JPY']));
+    expect(lines).not.toContain('Subtotal'); // no discount: no subtotal line
+    expect(lines).toContain('Acme KK, Tokyo');
+  });
+
+  it('titles a credit note, names the invoice it credits and explains the reverse charge', async () => {
+    const { lines, text } = readPdf(await render(creditNote()));
+    expect(lines).toEqual(expect.arrayContaining(['Credit note', 'CN-0003', 'Credit note for', 'INV-2025-0042', 'Pro plan (refund)', 'Tax 0%', '100.00 EUR']));
+    expect(lines).not.toContain('Due date');
+    expect(flat(text)).toContain('Reverse charge: VAT to be accounted for by the recipient.');
+  });
+
+  it('titles a draft "Draft", a document by its name, and notes an exemption', async () => {
+    const draft = readPdf(await render(invoiceFixture({ number: null, status: 'draft' })));
+    expect(draft.lines).toEqual(expect.arrayContaining(['Invoice', 'Draft']));
+    const document = readPdf(await render(invoiceFixture({ type: 'document', document_name: 'Pro forma', tax_scheme: 'exempt' })));
+    expect(document.lines).toEqual(expect.arrayContaining(['Pro forma', 'INV-2025-0042']));
+    expect(document.text).toContain('VAT exempt.');
+    expect(documentTitle({ type: 'document', document_name: null })).toBe('Document');
+  });
+
+  it('runs long tables onto more pages, repeating the heading and the footer with page numbers', async () => {
+    const many = Array.from({ length: 60 }, (_, i) => line(`lin_${i}`, { name: `Line number ${i + 1}`, unit_amount: 100, amount_excluding_tax: 100, tax_amount: 20, amount: 120 }));
+    const invoice = invoiceFixture({
+      line_items: many, coupons: [], discount_amount: 0, amount_excluding_tax: 6000, tax_amount: 1200, total_amount: 7200, amount_paid: 0, amount_due: 7200,
+    });
+    const { lines, contentStreams } = readPdf(await render(invoice));
+    const pages = lines.filter((l) => /^Page \d of \d$/.test(l));
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    expect(pages).toContain(`Page ${pages.length} of ${pages.length}`);
+    expect(lines.filter((l) => l === 'Amount excl. tax').length).toBe(pages.length);
+    expect(lines.filter((l) => l === 'Acme SAS, share capital 10,000 EUR, RCS Paris 123 456 789').length).toBe(pages.length);
+    for (let i = 1; i <= 60; i += 1) expect(lines).toContain(`Line number ${i}`);
+    expect(contentStreams.length).toBe(pages.length);
+  });
+
+  it('gives the same bytes for the same invoice', async () => {
+    const [a, b] = await Promise.all([render(invoiceFixture()), render(invoiceFixture())]);
+    expect(a.equals(b)).toBe(true);
+  });
+
+  it('writes text outside ASCII that WinAnsi has', async () => {
+    const { lines } = readPdf(await render(invoiceFixture({ customer: { ...invoiceFixture().customer, name: 'Café Société Müller' } })));
+    expect(lines).toContain('Café Société Müller');
+  });
+});
+
+describe('labels', () => {
+  it('dates are the seller’s calendar days, UTC without (or with an unknown) time zone', () => {
+    expect(formatDate('2025-03-14T23:30:00.000Z', 'Europe/Paris')).toBe('2025-03-15');
+    expect(formatDate('2025-03-14T23:30:00.000Z')).toBe('2025-03-14');
+    expect(formatDate('2025-03-14T23:30:00.000Z', 'Mars/Olympus')).toBe('2025-03-14');
+  });
+  it('addresses skip empty parts and a name equal to the party’s', () => {
+    expect(addressLines({ name: 'Acme', line1: '1 Main St', line2: null, city: 'Springfield', zip: null, state: 'IL', country: 'US' }, 'Acme'))
+      .toEqual(['1 Main St', 'Springfield', 'IL', 'United States']);
+    expect(addressLines(null, 'Acme')).toEqual([]);
+  });
+  it('totals list discounts only when there are some, and tax per rate', () => {
+    const labels = totalRows(invoiceFixture()).map((r) => r.label);
+    expect(labels).toEqual(['Subtotal', 'Discount: WELCOME10 (10%)', 'Total excl. tax', 'Tax 20%', 'Total', 'Amount paid', 'Amount due']);
+    expect(totalRows(jpyInvoice()).map((r) => r.label)).toEqual(['Total excl. tax', 'Tax 10%', 'Total', 'Amount paid', 'Amount due']);
+  });
+});
+
+describe('pdf-text', () => {
+  it('reads an uncompressed document too', async () => {
+    const doc = createDocument({ compress: false });
+    doc.fillColor('#336699').text('Hello (world) 1,234.56 EUR');
+    const { lines, compressedStreams, contentStreams } = readPdf(await toBuffer(doc));
+    expect(compressedStreams).toBe(0);
+    expect(lines).toEqual(['Hello (world) 1,234.56 EUR']);
+    expect(contentStreams.join('\n')).toMatch(/0\.2 0\.4 0\.6 (scn|rg)/);
+  });
+});
+
+describe('binary results of the shared HTTP stack', () => {
+  const route: RouteMeta = { id: 'downloadTest', method: 'GET', path: '/v1/things/{id}/download', scope: 'read', status: 200, validate: {} };
+  const event = {
+    version: '2.0', routeKey: 'GET /v1/things/{id}/download', rawPath: '/v1/things/thing_1/download', rawQueryString: '', headers: {},
+    pathParameters: { id: 'thing_1' }, isBase64Encoded: false,
+    requestContext: { requestId: 'req-1', http: { method: 'GET', path: '/v1/things/thing_1/download' }, authorizer: { jwt: { claims: { workspace_id: 'ws_pdf', scope: 'read' }, scopes: null } } },
+  } as unknown as APIGatewayProxyEventV2WithJWTAuthorizer;
+  const context = {} as Context;
+
+  it('sends a BinaryResponse base64-encoded with its content type and file name', async () => {
+    const pdf = await render(invoiceFixture());
+    const handler = httpHandler(route, async () => binaryResponse(pdf, 'application/pdf', 'INV/2025 "42".pdf'));
+    const response = await handler(event, context);
+    expect(response).toMatchObject({
+      statusCode: 200,
+      isBase64Encoded: true,
+      headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="INV_2025__42_.pdf"', 'x-request-id': 'req-1' },
+    });
+    expect(Buffer.from((response as { body: string }).body, 'base64').equals(pdf)).toBe(true);
+  });
+
+  it('still answers errors as JSON', async () => {
+    const handler = httpHandler(route, async () => {
+      throw new NotFound('invoice', 'thing_1');
+    });
+    const response = (await handler(event, context)) as { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean };
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.isBase64Encoded).toBeUndefined();
+    expect(JSON.parse(response.body)).toMatchObject({ code: 'not_found' });
+  });
+});
