@@ -2,6 +2,7 @@ import { priceConfigurationEvents, productEvents } from '../catalog/events';
 import { couponEvents } from '../coupons/events';
 import { creditBalanceEvents, creditTransactionEvents } from '../credits/events';
 import { customerEvents } from '../customers/events';
+import { invoiceEvents } from '../invoices/events';
 import { invoicingEntityEvents } from '../invoicing-entities/events';
 import { paymentMethodEvents } from '../payment-methods/events';
 import { walletEvents, walletTransactionEvents } from '../wallets/events';
@@ -25,6 +26,7 @@ const MAPPERS: Record<string, Mapper> = {
   wallet_transaction: walletTransactionEvents,
   credit_balance: creditBalanceEvents, credit_transaction: creditTransactionEvents,
   payment_method: paymentMethodEvents,
+  invoice: invoiceEvents,
 };
 
 /** The one pure function of DESIGN.md §6: an item change (old image, new image) → the events it means. */

@@ -4,6 +4,8 @@ import { db, tableName } from '../../db/client';
 import type { Key } from '../../db/keys';
 import { CREDIT_LOT, expireCreditLot } from '../credits/expire';
 import { workspaceOf } from '../events/map-change';
+import { endGracePeriod } from '../invoices/grace-period';
+import { GRACE_PERIOD } from '../invoices/invoice';
 import { autoLoadWallet } from '../wallets/operations';
 import { AUTO_LOAD } from '../wallets/schedule';
 
@@ -11,6 +13,7 @@ import { AUTO_LOAD } from '../wallets/schedule';
 export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promise<unknown>> = {
   [AUTO_LOAD]: (ctx, _key, id) => autoLoadWallet(ctx, id),
   [CREDIT_LOT]: (ctx, key) => expireCreditLot(ctx, key),
+  [GRACE_PERIOD]: (ctx, _key, id) => endGracePeriod(ctx, id),
 };
 
 export interface DueRun {

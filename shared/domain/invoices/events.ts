@@ -1,0 +1,27 @@
+import type { EventDraft } from '../events/catalog';
+import { toInvoice, type InvoiceItem, type InvoiceStatus } from './invoice';
+
+/** What entering a status tells, by document type (decisions.md, "Webhook messages"). */
+const INVOICE_STATUS_EVENTS: Partial<Record<InvoiceStatus, string>> = {
+  grace_period: 'invoice.grace_period.started',
+  to_pay: 'invoice.ready',
+  paid: 'invoice.settled',
+  error: 'invoice.errored',
+  voided: 'invoice.voided',
+};
+
+/**
+ * Invoices and documents: `invoice.created` when written, then one event per status entered. Credit notes:
+ * `credit_note.ready` when issued and `credit_note.settled` once refunded (they are issued settled when nothing waits
+ * for a provider, so both come together). Data is the invoice (or credit note) as returned by the API.
+ */
+export function invoiceEvents(before: InvoiceItem | undefined, after: InvoiceItem | undefined): EventDraft[] {
+  if (!after) return [];
+  const data = toInvoice(after);
+  const entered = before?.status !== after.status ? after.status : undefined;
+  if (after.type === 'credit_note') {
+    return [...(before ? [] : [{ type: 'credit_note.ready', data }]), ...(entered === 'paid' ? [{ type: 'credit_note.settled', data }] : [])];
+  }
+  const status = entered && INVOICE_STATUS_EVENTS[entered];
+  return [...(before ? [] : [{ type: 'invoice.created', data }]), ...(status ? [{ type: status, data }] : [])];
+}
