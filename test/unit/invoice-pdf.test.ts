@@ -5,7 +5,7 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import type { AppliedCoupon, Invoice, InvoiceLineItem } from '../../shared/domain/invoices/invoice';
 import { palette } from '../../shared/domain/invoices/pdf/branding';
-import { addressLines, documentTitle, formatDate } from '../../shared/domain/invoices/pdf/labels';
+import { addressLines, documentTitle, formatDate, printableText } from '../../shared/domain/invoices/pdf/labels';
 import { createDocument, toBuffer } from '../../shared/domain/invoices/pdf/pdfkit';
 import { renderInvoicePdf } from '../../shared/domain/invoices/pdf/render';
 import { totalRows } from '../../shared/domain/invoices/pdf/totals';
@@ -194,9 +194,11 @@ describe('renderInvoicePdf', () => {
     expect(a.equals(b)).toBe(true);
   });
 
-  it('writes text outside ASCII that WinAnsi has', async () => {
+  it('writes text outside ASCII that WinAnsi has, and stands in for what the built-in fonts cannot print', async () => {
     const { lines } = readPdf(await render(invoiceFixture({ customer: { ...invoiceFixture().customer, name: 'Café Société Müller' } })));
     expect(lines).toContain('Café Société Müller');
+    const other = readPdf(await render(invoiceFixture({ customer: { ...invoiceFixture().customer, name: 'Łódź “Ωmega” 東京 – Zoë' } })));
+    expect(other.lines).toContain('?ódz “?mega” ?? – Zoë');
   });
 });
 
@@ -205,6 +207,10 @@ describe('labels', () => {
     expect(formatDate('2025-03-14T23:30:00.000Z', 'Europe/Paris')).toBe('2025-03-15');
     expect(formatDate('2025-03-14T23:30:00.000Z')).toBe('2025-03-14');
     expect(formatDate('2025-03-14T23:30:00.000Z', 'Mars/Olympus')).toBe('2025-03-14');
+  });
+  it('printable text keeps WinAnsi, drops accents the fonts lack, and replaces the rest', () => {
+    expect(printableText('Crème brûlée €5 — “ok”\nnext')).toBe('Crème brûlée €5 — “ok”\nnext');
+    expect(printableText('Dvořák, Łukasz, Ærø, ﬁ 😀')).toBe('Dvorák, ?ukasz, Ærø, fi ?');
   });
   it('addresses skip empty parts and a name equal to the party’s', () => {
     expect(addressLines({ name: 'Acme', line1: '1 Main St', line2: null, city: 'Springfield', zip: null, state: 'IL', country: 'US' }, 'Acme'))

@@ -55,3 +55,26 @@ export function formatDate(timestamp: string, timezone?: string | null): string 
     return at.toISOString().slice(0, 10);
   }
 }
+
+/** WinAnsiEncoding beyond Latin-1: what the built-in fonts print besides U+0020–U+007E and U+00A0–U+00FF. */
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+
+const printable = (c: string): boolean => {
+  const code = c.codePointAt(0)!;
+  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(c);
+};
+
+/**
+ * Text the built-in fonts can print (they encode WinAnsi only; anything else would come out as other glyphs):
+ * accents the fonts lack are dropped ('ź' → 'z'), compatibility forms spelled out ('ﬁ' → 'fi'), other characters
+ * become '?'; line breaks and tabs are kept.
+ */
+export function printableText(value: string): string {
+  return [...value]
+    .map((c) => {
+      if (c === '\n' || c === '\t' || printable(c)) return c;
+      const base = c.normalize('NFKD').replace(/\p{M}/gu, '');
+      return base !== '' && [...base].every(printable) ? base : '?';
+    })
+    .join('');
+}
