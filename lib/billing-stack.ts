@@ -1,14 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { HttpApi, HttpAuthorizer, HttpAuthorizerType } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { routes } from '../functions/routes';
+import { routes as routeTable, type RouteDefinition } from '../functions/routes';
 import { tableDefinition } from '../shared/db/table-definition';
 import { EventPipeline } from './event-pipeline';
-import { RouteFunction } from './route-function';
+import { groupRoutes, RoutesStack } from './routes-stack';
 import { Scheduler } from './scheduler';
 
 /** The project root: handler paths in the route table are relative to it. */
@@ -17,9 +15,21 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 /** The routes that queue webhook deliveries (a re-send): the only route functions allowed to send to SQS. */
 export const routesQueueingDeliveries: readonly string[] = ['retryWebhookMessage'];
 
-/** The billing API, built from the route table (functions/routes.ts) and the table definition. */
+export interface BillingStackProps extends StackProps {
+  /** Default: the route table (functions/routes.ts). Tests pass longer lists to check how the stack scales. */
+  routes?: readonly RouteDefinition[];
+}
+
+/**
+ * The billing API, built from the route table (functions/routes.ts) and the table definition. This stack holds the
+ * shared resources (table, event pipeline, scheduler, HTTP API and its JWT authorizer); the routes live in nested
+ * stacks, one per area (lib/routes-stack.ts), so that no stack nears CloudFormation's 500 resources.
+ */
 export class BillingStack extends Stack {
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  /** The nested stacks holding the routes, one per area (`Routes<Tag>`, `Routes<Tag>2`, … past maxRoutesPerStack routes). */
+  readonly routeStacks: readonly RoutesStack[];
+
+  constructor(scope: Construct, id: string, { routes = routeTable, ...props }: BillingStackProps = {}) {
     super(scope, id, props);
 
     const table = new Table(this, 'Table', {
@@ -47,28 +57,26 @@ export class BillingStack extends Stack {
     const events = new EventPipeline(this, 'Events', { table, projectRoot });
     new Scheduler(this, 'Scheduler', { table, projectRoot });
 
-    const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', this.requiredContext('jwtIssuer'), {
+    const api = new HttpApi(this, 'HttpApi', { apiName: `${this.stackName}-http` });
+    // Created here, in the parent stack, and handed to the nested stacks' routes by id.
+    const jwtAuthorizer = new HttpAuthorizer(api, 'JwtAuthorizer', {
+      httpApi: api,
+      type: HttpAuthorizerType.JWT,
+      jwtIssuer: this.requiredContext('jwtIssuer'),
       jwtAudience: this.requiredContext('jwtAudience').split(',').map((a) => a.trim()),
       identitySource: ['$request.header.Authorization'],
     });
-    const api = new HttpApi(this, 'HttpApi', { apiName: `${this.stackName}-http` });
+    const authorizer = HttpAuthorizer.fromHttpAuthorizerAttributes(this, 'RouteAuthorizer', {
+      authorizerId: jwtAuthorizer.authorizerId,
+      authorizerType: HttpAuthorizerType.JWT,
+    });
 
     const unknownRoutes = routesQueueingDeliveries.filter((id) => !routes.some((route) => route.id === id));
     if (unknownRoutes.length > 0) throw new Error(`BillingStack: routesQueueingDeliveries names unknown routes: ${unknownRoutes.join(', ')}`);
 
-    for (const route of routes) {
-      const routeFunction = new RouteFunction(this, route.id, { route, projectRoot });
-      // GET handlers only read (DESIGN.md §7): give them no write permission at all.
-      routeFunction.bindTable(table, route.method === 'GET' ? 'read' : 'readWrite');
-      if (routesQueueingDeliveries.includes(route.id)) events.allowQueueing(routeFunction.fn);
-      api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${route.id}Integration`, routeFunction.fn),
-        // Every route needs a token; scopes are checked in the Lambda, not by API Gateway.
-        authorizer,
-      });
-    }
+    this.routeStacks = groupRoutes(routes).map(
+      (group) => new RoutesStack(this, group.name, { routes: group.routes, api, authorizer, table, events, routesQueueingDeliveries, projectRoot }),
+    );
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: table.tableName });

@@ -1,21 +1,31 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { routes } from '../../functions/routes';
+import { routes, type RouteDefinition } from '../../functions/routes';
 import { lambdaBundling, lambdaEsbuildOptions } from '../../lib/bundling';
 import { BillingStack, routesQueueingDeliveries } from '../../lib/billing-stack';
 import {
   deliveryConsumer, deliveryQueueUrlEnv, deliveryQueueVisibility, streamHandler, webhookPostTimeout, workerTagKey,
 } from '../../lib/event-pipeline';
 import { routeTagKey } from '../../lib/route-function';
+import { groupRoutes, maxRoutesPerStack } from '../../lib/routes-stack';
 import { scheduledHandler } from '../../lib/scheduler';
 import { tableDefinition } from '../../shared/db/table-definition';
 import { EVENT_SOURCE_TYPES } from '../../shared/domain/events/map-change';
+import { flatId, flattenTemplates, resourceCount, stackTemplates, type StackTemplate } from './stack-templates';
 
 /** Bundling skipped (DESIGN.md §12): synth takes a second instead of one esbuild run per route. */
 const context = { 'aws:cdk:bundling-stacks': [], jwtIssuer: 'https://issuer.test/', jwtAudience: 'billing-test' };
 const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
 type Resource = { Properties: Record<string, any> };
+let stack: BillingStack;
+/** The parent stack's template and each nested stack's (lib/routes-stack.ts), the parent first. */
+let stacks: StackTemplate[];
+/**
+ * The parent and nested stacks flattened into one template (./stack-templates.ts): nested resources are named
+ * `Routes<Tag>.<logical id>`, and their parameters are replaced by what the parent passes in, so a route function's
+ * `TABLE_NAME` is `{Ref: <the table>}` here as it would be in a single stack.
+ */
 let template: Template;
 /** Route id → logical id of its Lambda function, found by the tag RouteFunction puts on it. */
 const functionIdByRoute = new Map<string, string>();
@@ -85,7 +95,9 @@ const matches = (pattern: unknown, record: unknown): boolean => {
 
 beforeAll(() => {
   const app = new App({ context });
-  template = Template.fromStack(new BillingStack(app, 'Test'));
+  stack = new BillingStack(app, 'Test');
+  stacks = stackTemplates(stack);
+  template = flattenTemplates(stacks);
   for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>)) {
     const tags = fn.Properties.Tags as { Key: string; Value: string }[] | undefined;
     const tag = tags?.find((t) => t.Key === routeTagKey);
@@ -159,7 +171,8 @@ describe('HTTP API', () => {
     });
   });
 
-  test('one route per entry, JWT-protected, integrated with that route\'s function', () => {
+  test('one route per entry, on the one HTTP API, JWT-protected, integrated with that route\'s function', () => {
+    const apiId = onlyId(template.findResources('AWS::ApiGatewayV2::Api'));
     const authorizerId = onlyId(template.findResources('AWS::ApiGatewayV2::Authorizer'));
     const apiRoutes = Object.values(template.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>);
     const integrations = template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>;
@@ -167,14 +180,27 @@ describe('HTTP API', () => {
 
     for (const route of routes) {
       const apiRoute = apiRoutes.find((r) => r.Properties.RouteKey === `${route.method} ${route.path}`)!;
-      expect(apiRoute.Properties).toMatchObject({ AuthorizationType: 'JWT', AuthorizerId: { Ref: authorizerId } });
+      expect(apiRoute.Properties).toMatchObject({ ApiId: { Ref: apiId }, AuthorizationType: 'JWT', AuthorizerId: { Ref: authorizerId } });
       const integrationId = apiRoute.Properties.Target['Fn::Join'][1][1].Ref as string;
       expect(integrations[integrationId]!.Properties).toMatchObject({
+        ApiId: { Ref: apiId },
         IntegrationType: 'AWS_PROXY',
         PayloadFormatVersion: '2.0',
         IntegrationUri: { 'Fn::GetAtt': [functionIdByRoute.get(route.id), 'Arn'] },
       });
     }
+  });
+
+  test('API Gateway may invoke each route function, from this API only, and no other function', () => {
+    const apiId = onlyId(template.findResources('AWS::ApiGatewayV2::Api'));
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Resource>)
+      .filter((p) => p.Properties.Principal === 'apigateway.amazonaws.com');
+    const invoked = permissions.map((p) => {
+      expect(p.Properties.Action).toBe('lambda:InvokeFunction');
+      expect(JSON.stringify(p.Properties.SourceArn)).toContain(JSON.stringify({ Ref: apiId }));
+      return p.Properties.FunctionName['Fn::GetAtt'][0] as string;
+    });
+    expect(invoked.sort()).toEqual([...functionIdByRoute.values()].sort());
   });
 
   test('outputs the API URL, the table name and the queues\' names', () => {
@@ -346,6 +372,149 @@ describe('events and webhooks', () => {
 
   test('the routes queueing deliveries are in the route table (a rename fails synth, not deliveries)', () => {
     for (const id of routesQueueingDeliveries) expect(routes.map((r) => r.id)).toContain(id);
+  });
+});
+
+/** What a route costs: its Lambda (function, log group, role, policy) and its API Gateway integration, route and permission. */
+const ROUTE_RESOURCE_TYPES = [
+  'AWS::Lambda::Function', 'AWS::Logs::LogGroup', 'AWS::IAM::Role', 'AWS::IAM::Policy',
+  'AWS::ApiGatewayV2::Integration', 'AWS::ApiGatewayV2::Route', 'AWS::Lambda::Permission',
+];
+/** What these tests allow one stack: CloudFormation refuses a stack of more than 500 resources. */
+const RESOURCE_BUDGET = 400;
+
+/** A copy of `route` with its own id and path (and the same handler, so that it synthesizes), in `tag`'s area. */
+const copyOf = (route: RouteDefinition, n: number, tag = route.tag): RouteDefinition => ({
+  ...route, id: `${route.id}Copy${n}`, path: `/copy${n}${route.path}`, tag,
+});
+const synth = (routeList: readonly RouteDefinition[]): StackTemplate[] =>
+  stackTemplates(new BillingStack(new App({ context }), 'Test', { routes: routeList }));
+/** The route ids of a template's functions, by the tag RouteFunction puts on them. */
+const routeIdsIn = (t: Template): string[] =>
+  Object.values(t.findResources('AWS::Lambda::Function') as Record<string, Resource>)
+    .flatMap((fn) => (fn.Properties.Tags as { Key: string; Value: string }[] | undefined) ?? [])
+    .filter((tag) => tag.Key === routeTagKey)
+    .map((tag) => tag.Value)
+    .sort();
+const overBudget = (list: readonly StackTemplate[]): string[] =>
+  list.filter((s) => resourceCount(s.template) >= RESOURCE_BUDGET).map((s) => `${s.name}: ${resourceCount(s.template)} resources`);
+
+describe('stack layout: the routes in nested stacks, one per area (CloudFormation allows 500 resources per stack)', () => {
+  test('the parent holds the table, the event pipeline, the scheduler, the API and its authorizer, and no route', () => {
+    const parent = stacks[0]!.template;
+    for (const type of ['AWS::DynamoDB::Table', 'AWS::ApiGatewayV2::Api', 'AWS::ApiGatewayV2::Authorizer', 'AWS::ApiGatewayV2::Stage', 'AWS::Events::Rule']) {
+      parent.resourceCountIs(type, 1);
+    }
+    parent.resourceCountIs('AWS::SQS::Queue', 3);
+    parent.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+    expect(routeIdsIn(parent)).toEqual([]);
+    parent.resourceCountIs('AWS::Lambda::Function', WORKERS);
+    parent.resourceCountIs('AWS::ApiGatewayV2::Route', 0);
+    parent.resourceCountIs('AWS::ApiGatewayV2::Integration', 0);
+    parent.resourceCountIs('AWS::CloudFormation::Stack', stack.routeStacks.length);
+  });
+
+  test('one nested stack per area, named Routes<Tag>, holding exactly that area\'s routes and nothing else', () => {
+    const groups = groupRoutes(routes);
+    expect(stacks.slice(1).map((s) => s.name)).toEqual(groups.map((g) => g.name));
+    expect(stacks.map((s) => s.name)).toEqual(expect.arrayContaining(['RoutesInvoicingEntities', 'RoutesCustomers', 'RoutesWebhooks', 'RoutesOAuth']));
+    expect(new Set(groups.map((g) => g.tag)).size).toBe(new Set(routes.map((r) => r.tag)).size);
+    for (const [i, group] of groups.entries()) {
+      const nested = stacks[i + 1]!.template;
+      for (const route of group.routes) expect(route.tag).toBe(group.tag);
+      expect(routeIdsIn(nested)).toEqual(group.routes.map((r) => r.id).sort());
+      const types = Object.values(nested.toJSON().Resources as Record<string, { Type: string }>).map((r) => r.Type);
+      expect(types.filter((type) => !ROUTE_RESOURCE_TYPES.includes(type))).toEqual([]);
+      for (const type of ROUTE_RESOURCE_TYPES) nested.resourceCountIs(type, group.routes.length);
+    }
+    // Every route in exactly one nested stack.
+    expect(stacks.slice(1).flatMap((s) => routeIdsIn(s.template)).sort()).toEqual(routes.map((r) => r.id).sort());
+    for (const [routeId, functionId] of functionIdByRoute) {
+      const group = groups.find((g) => g.routes.some((r) => r.id === routeId))!;
+      expect(functionId.startsWith(flatId(group.name, ''))).toBe(true);
+    }
+  });
+
+  test(`the parent and every nested stack stay under ${RESOURCE_BUDGET} resources`, () => {
+    expect(stacks.length).toBeGreaterThan(1);
+    expect(overBudget(stacks)).toEqual([]);
+  });
+
+  test(`so does a table of 200+ routes with an area of 120, cut into stacks of ${maxRoutesPerStack} routes at most`, () => {
+    const bulk = Array.from({ length: 120 }, (_, n) => copyOf(routes[n % routes.length]!, n, 'Bulk area'));
+    const scaled = [...routes, ...routes.map((r, n) => copyOf(r, 1000 + n)), ...bulk];
+    expect(scaled.length).toBeGreaterThanOrEqual(200);
+    const scaledStacks = synth(scaled);
+    expect(overBudget(scaledStacks)).toEqual([]);
+    const sizes: number[] = [];
+    for (let left = bulk.length; left > 0; left -= maxRoutesPerStack) sizes.push(Math.min(left, maxRoutesPerStack));
+    expect(sizes.length).toBeGreaterThan(1);
+    const bulkStacks = scaledStacks.filter((s) => s.name.startsWith('RoutesBulkArea'));
+    expect(bulkStacks.map((s) => s.name)).toEqual(sizes.map((_, i) => (i === 0 ? 'RoutesBulkArea' : `RoutesBulkArea${i + 1}`)));
+    expect(bulkStacks.map((s) => routeIdsIn(s.template).length)).toEqual(sizes);
+    expect(bulkStacks.flatMap((s) => routeIdsIn(s.template)).sort()).toEqual(bulk.map((r) => r.id).sort());
+    const flat = flattenTemplates(scaledStacks);
+    flat.resourceCountIs('AWS::Lambda::Function', scaled.length + WORKERS);
+    flat.resourceCountIs('AWS::ApiGatewayV2::Route', scaled.length);
+  });
+
+  test('a route added to an area changes no other area\'s stack, and none of its area\'s existing resources', () => {
+    // Where a route added at the end of an area's routes.ts lands in the route table.
+    const { tag } = routes[0]!;
+    const last = routes.findLastIndex((r) => r.tag === tag);
+    const after = synth([...routes.slice(0, last + 1), copyOf(routes[last]!, 1), ...routes.slice(last + 1)]);
+    const changed = groupRoutes(routes).find((g) => g.tag === tag)!.name;
+    expect(after.map((s) => [s.name, s.resourceId])).toEqual(stacks.map((s) => [s.name, s.resourceId]));
+    for (const [i, { name, template: now }] of after.entries()) {
+      const was = stacks[i]!.template.toJSON();
+      if (name === changed) {
+        for (const [id, resource] of Object.entries(was.Resources as Record<string, unknown>)) expect(now.toJSON().Resources[id]).toEqual(resource);
+        expect(resourceCount(now)).toBe(Object.keys(was.Resources).length + ROUTE_RESOURCE_TYPES.length);
+      } else if (i > 0) {
+        expect(now.toJSON()).toEqual(was);
+      } else {
+        // The parent: the same resources; only the changed area's nested stack resource (its template's URL) differs.
+        const changedId = stacks.find((s) => s.name === changed)!.resourceId!;
+        const strip = (resources: Record<string, unknown>) => Object.fromEntries(Object.entries(resources).filter(([id]) => id !== changedId));
+        expect(strip(now.toJSON().Resources)).toEqual(strip(was.Resources));
+        expect(Object.keys(now.toJSON().Resources).sort()).toEqual(Object.keys(was.Resources).sort());
+      }
+    }
+  });
+});
+
+describe('groupRoutes', () => {
+  const route = (id: string, tag: string): RouteDefinition => ({ ...routes[0]!, id, method: 'GET', path: `/v1/${id}`, tag });
+
+  test('one group per tag, in order of first appearance, named Routes<Tag in PascalCase>', () => {
+    const groups = groupRoutes([route('a', 'Invoicing entities'), route('b', 'OAuth'), route('c', 'Invoicing entities'), route('d', 'credit-notes')]);
+    expect(groups.map((g) => [g.name, g.tag, g.routes.map((r) => r.id)])).toEqual([
+      ['RoutesInvoicingEntities', 'Invoicing entities', ['a', 'c']],
+      ['RoutesOAuth', 'OAuth', ['b']],
+      ['RoutesCreditNotes', 'credit-notes', ['d']],
+    ]);
+  });
+
+  test('a large area is cut in route-table order; a route appended to it moves none of the others', () => {
+    const area = Array.from({ length: 7 }, (_, n) => route(`r${n}`, 'Quotes'));
+    const groups = groupRoutes([route('x', 'Other'), ...area], 3);
+    expect(groups.map((g) => [g.name, g.routes.map((r) => r.id)])).toEqual([
+      ['RoutesOther', ['x']],
+      ['RoutesQuotes', ['r0', 'r1', 'r2']],
+      ['RoutesQuotes2', ['r3', 'r4', 'r5']],
+      ['RoutesQuotes3', ['r6']],
+    ]);
+    const grown = groupRoutes([route('x', 'Other'), ...area, route('r7', 'Quotes')], 3);
+    expect(grown.slice(0, 3)).toEqual(groups.slice(0, 3));
+    expect(grown.slice(3).map((g) => [g.name, g.routes.map((r) => r.id)])).toEqual([['RoutesQuotes3', ['r6', 'r7']]]);
+  });
+
+  test('refuses what would clash: duplicate ids or routes, two tags with one name, a tag taking a chunk\'s name', () => {
+    expect(() => groupRoutes([route('a', 'X'), route('a', 'Y')])).toThrow(/duplicate id a/);
+    expect(() => groupRoutes([route('a', 'X'), { ...route('b', 'Y'), path: '/v1/a' }])).toThrow(/duplicate route GET \/v1\/a/);
+    expect(() => groupRoutes([route('a', 'Credit notes'), route('b', 'credit-notes')])).toThrow(/would share the stack RoutesCreditNotes/);
+    expect(() => groupRoutes([route('a', 'X'), route('b', 'X'), route('c', 'X 2')], 1)).toThrow(/two groups would be named RoutesX2/);
+    expect(() => groupRoutes([route('a', '--')])).toThrow(/no letter or digit/);
   });
 });
 

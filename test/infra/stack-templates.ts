@@ -1,0 +1,82 @@
+import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { BillingStack } from '../../lib/billing-stack';
+
+type Json = Record<string, any>;
+
+/** One synthesized stack: the parent's or a nested stack's template, as CloudFormation receives it. */
+export interface StackTemplate {
+  /** The construct id: the parent's, or `Routes<Tag>` for a nested stack. */
+  name: string;
+  template: Template;
+  /** For a nested stack: the logical id of its AWS::CloudFormation::Stack resource in the parent. */
+  resourceId?: string;
+}
+
+/** The parent's template and each nested stack's, the parent first. */
+export const stackTemplates = (stack: BillingStack): StackTemplate[] => [
+  { name: stack.node.id, template: Template.fromStack(stack) },
+  ...stack.routeStacks.map((nested) => ({
+    name: nested.node.id,
+    template: Template.fromStack(nested),
+    resourceId: Stack.of(stack).getLogicalId(nested.nestedStackResource!),
+  })),
+];
+
+/** The number of resources in a template (what CloudFormation limits to 500 per stack). */
+export const resourceCount = (template: Template): number => Object.keys(template.toJSON().Resources ?? {}).length;
+
+/** The logical id a nested stack's resource has in the flattened template. */
+export const flatId = (stackName: string, logicalId: string): string => `${stackName}.${logicalId}`;
+
+/**
+ * The parent and its nested stacks as one template, so assertions can follow references across stacks: a nested
+ * stack's resources are renamed `<Routes<Tag>>.<logical id>` (with their Refs, GetAtts and DependsOn), and every
+ * reference to one of its parameters is replaced by the value the parent passes in (a Ref or GetAtt of the parent's
+ * own resources). A parameter the parent does not pass, or an intrinsic this flattening does not understand, throws.
+ */
+export const flattenTemplates = (stacks: readonly StackTemplate[]): Template => {
+  const [parent, ...nested] = stacks;
+  if (!parent || parent.resourceId !== undefined) throw new Error('flattenTemplates: the parent stack comes first');
+  const parentJson = parent.template.toJSON() as Json;
+  const resources: Json = { ...parentJson.Resources };
+  for (const { name, template, resourceId } of nested) {
+    const json = template.toJSON() as Json;
+    const stackResource = parentJson.Resources[resourceId!] as Json | undefined;
+    if (stackResource?.Type !== 'AWS::CloudFormation::Stack') throw new Error(`flattenTemplates: no stack resource ${resourceId} in the parent`);
+    const passed = (stackResource.Properties?.Parameters ?? {}) as Json;
+    const own = new Set(Object.keys(json.Resources ?? {}));
+    const rename = (id: string): string => {
+      if (!own.has(id)) throw new Error(`flattenTemplates: ${name} refers to ${id}, not one of its resources`);
+      return flatId(name, id);
+    };
+    const rewrite = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(rewrite);
+      if (typeof value !== 'object' || value === null) return value;
+      const entries = Object.entries(value);
+      if (entries.length === 1 && entries[0]![0] === 'Ref') {
+        const target = entries[0]![1] as string;
+        if (target.startsWith('AWS::')) return value;
+        if (target in (json.Parameters ?? {})) {
+          if (!(target in passed)) throw new Error(`flattenTemplates: the parent passes no ${target} to ${name}`);
+          return passed[target];
+        }
+        return { Ref: rename(target) };
+      }
+      if (entries.length === 1 && entries[0]![0] === 'Fn::GetAtt') {
+        const [target, attribute] = entries[0]![1] as [string, string];
+        return { 'Fn::GetAtt': [rename(target), attribute] };
+      }
+      if ('Fn::Sub' in value && JSON.stringify(value).match(/\$\{(?!AWS::)/)) throw new Error(`flattenTemplates: unsupported ${JSON.stringify(value)}`);
+      return Object.fromEntries(entries.map(([key, sub]) => [key, rewrite(sub)]));
+    };
+    for (const [id, resource] of Object.entries(json.Resources ?? {}) as [string, Json][]) {
+      const { DependsOn: dependsOn, ...rest } = resource;
+      resources[flatId(name, id)] = {
+        ...(rewrite(rest) as Json),
+        ...(dependsOn === undefined ? {} : { DependsOn: [dependsOn].flat().map((d: string) => rename(d)) }),
+      };
+    }
+  }
+  return Template.fromJSON({ ...parentJson, Resources: resources });
+};
