@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 
@@ -6,6 +7,9 @@ import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodej
  * which does not exist in ESM: without this banner the function crashes at import (DESIGN.md §12).
  */
 export const createRequireBanner = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** pdfkit's font-file embedding, never used (invoice PDFs use the built-in fonts): replaced by a stub. */
+const fontkitStub = fileURLToPath(new URL('./stubs/fontkit.mjs', import.meta.url));
 
 /**
  * How every Lambda is bundled, for callers of esbuild.build (the benchmark). `lambdaBundling` below is the same
@@ -24,6 +28,7 @@ export const lambdaEsbuildOptions = {
   banner: { js: createRequireBanner },
   // Nothing external: the bundled, tree-shaken SDK loads faster than the runtime's full copy.
   external: [],
+  alias: { fontkit: fontkitStub },
 } satisfies BuildOptions;
 
 /** The same settings as CDK bundling options (NodejsFunction writes index.mjs for ESM by itself). */
@@ -36,4 +41,5 @@ export const lambdaBundling: BundlingOptions = {
   banner: lambdaEsbuildOptions.banner.js,
   // An explicit empty list overrides CDK's default of marking @aws-sdk/* external.
   externalModules: [],
+  esbuildArgs: { '--alias:fontkit': fontkitStub },
 };

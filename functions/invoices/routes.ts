@@ -1,4 +1,5 @@
 import { listOf, type RouteDefinition } from '../route-definition';
+import { invoiceDownloadRoute } from './download-route';
 import { idPath } from '../../shared/schemas/common';
 import {
   chargeBody, creditNoteCreateBody, invoiceCreateBody, invoiceListQuery, invoiceResource, invoiceUpdateBody, transactionCreateBody,
@@ -47,4 +48,5 @@ export const invoiceRoutes: RouteDefinition[] = [
     scope: 'write', tag: 'Invoices', summary: 'Credit an invoice (all or part, never more than uncredited) and refund it',
     request: { path: idPath, body: creditNoteCreateBody }, response: { status: 201, schema: invoiceResource },
   },
+  invoiceDownloadRoute,
 ];

@@ -1,8 +1,8 @@
-import type { EventDraft } from '../events/catalog';
+import type { EventDraft, EventType } from '../events/catalog';
 import { toInvoice, type InvoiceItem, type InvoiceStatus } from './invoice';
 
 /** What entering a status tells, by document type (decisions.md, "Webhook messages"). */
-const INVOICE_STATUS_EVENTS: Partial<Record<InvoiceStatus, string>> = {
+const INVOICE_STATUS_EVENTS: Partial<Record<InvoiceStatus, EventType>> = {
   grace_period: 'invoice.grace_period.started',
   to_pay: 'invoice.ready',
   paid: 'invoice.settled',
@@ -20,8 +20,8 @@ export function invoiceEvents(before: InvoiceItem | undefined, after: InvoiceIte
   const data = toInvoice(after);
   const entered = before?.status !== after.status ? after.status : undefined;
   if (after.type === 'credit_note') {
-    return [...(before ? [] : [{ type: 'credit_note.ready', data }]), ...(entered === 'paid' ? [{ type: 'credit_note.settled', data }] : [])];
+    return [...(before ? [] : [{ type: 'credit_note.ready' as const, data }]), ...(entered === 'paid' ? [{ type: 'credit_note.settled' as const, data }] : [])];
   }
   const status = entered && INVOICE_STATUS_EVENTS[entered];
-  return [...(before ? [] : [{ type: 'invoice.created', data }]), ...(status ? [{ type: status, data }] : [])];
+  return [...(before ? [] : [{ type: 'invoice.created' as const, data }]), ...(status ? [{ type: status, data }] : [])];
 }
