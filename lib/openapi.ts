@@ -12,6 +12,9 @@ const errorBody = {
   },
 };
 
+/** A binary response (the invoice PDF) is declared `{type: string, format: binary}`; everything else is JSON. */
+const successMediaType = (route: RouteDefinition) => (route.response.schema.format === 'binary' ? 'application/pdf' : 'application/json');
+
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 
 /** The OpenAPI 3.1 document, generated from the route table (served locally at /openapi.json). */
@@ -49,7 +52,7 @@ function operation(route: RouteDefinition) {
     ...(parameters.length > 0 && { parameters }),
     ...(route.request.body && { requestBody: { required: true, content: { 'application/json': { schema: route.request.body } } } }),
     responses: {
-      [route.response.status]: { description: 'Success', content: { 'application/json': { schema: route.response.schema } } },
+      [route.response.status]: { description: 'Success', content: { [successMediaType(route)]: { schema: route.response.schema } } },
       400: errorResponse('Invalid request'),
       401: errorResponse('Missing or invalid token'),
       403: errorResponse('Missing scope or workspace'),

@@ -31,6 +31,8 @@ describe('local server', () => {
       const operation = reply.body.paths[route.path]?.[route.method.toLowerCase()];
       expect(operation?.operationId).toBe(route.id);
     }
+    expect(Object.keys(reply.body.paths['/v1/invoices/{id}/download'].get.responses['200'].content)).toEqual(['application/pdf']);
+    expect(Object.keys(reply.body.paths['/v1/invoices/{id}'].get.responses['200'].content)).toEqual(['application/json']);
   });
 
   it('answers 405 with Allow for a known path and an unknown method, 404 for an unknown path', async () => {
