@@ -18,35 +18,20 @@ import { redemptionsFor, type Redemptions } from './coupons';
 import { addDays, paymentDelay } from './dates';
 import { INVOICE, invoiceKey, invoiceListFields, invoiceListKeys, toInvoice, type Invoice, type InvoiceItem } from './invoice';
 import { issue } from './issue';
-import { resolveLines, type LineInput } from './lines';
+import { resolveLines } from './lines';
 import { customerSnapshot, sellerSnapshot } from './snapshots';
 import { invoiceTaxScheme } from './tax';
+import type { InvoicePatch } from './update';
 
-/** The body of `POST /v1/invoices`. */
-export interface InvoiceInput {
+/** The body of `POST /v1/invoices`: what a PATCH may change, and what only creation decides. */
+export interface InvoiceInput extends InvoicePatch {
   customer_id: string;
   invoicing_entity_id?: string;
   type?: 'invoice' | 'document';
-  document_name?: string | null;
   status?: 'draft' | 'to_pay';
   currency?: string;
-  line_items?: LineInput[];
   coupon_ids?: string[];
   promotion_code?: string;
-  tax_rate?: number;
-  emitted_at?: string;
-  due_at?: string;
-  period_starts_at?: string | null;
-  period_ends_at?: string | null;
-  purchase_order?: string | null;
-  reference?: string | null;
-  custom_note?: string | null;
-  additional_info?: string | null;
-  footer?: string;
-  payment_method_id?: string | null;
-  bank_account_id?: string | null;
-  properties?: Record<string, unknown> | null;
-  custom_properties?: Record<string, unknown> | null;
 }
 
 /** What other domains add when they issue an invoice (wallet loads, subscriptions). */

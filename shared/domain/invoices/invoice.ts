@@ -2,6 +2,7 @@ import type { Ctx } from '../../context';
 import type { StoredItem } from '../../db/items';
 import { dueIndexKeys, entityKey, listIndexKeys } from '../../db/keys';
 import type { TaxSchemeName } from '../../money/tax-scheme';
+import type { Address } from '../customers/customer';
 
 export const INVOICE = 'INV';
 
@@ -11,15 +12,8 @@ export type InvoiceStatus =
   | 'draft' | 'open' | 'grace_period' | 'to_pay' | 'partially_paid' | 'paid' | 'voided' | 'closed' | 'error' | 'missing_info'
   | 'archived' | 'charged_on_parent' | 'pending_parent_concat' | 'uncollectible';
 
-export interface InvoiceAddress {
-  name: string | null;
-  line1: string | null;
-  line2: string | null;
-  city: string | null;
-  zip: string | null;
-  state: string | null;
-  country: string | null;
-}
+/** Addresses are copied from the customer (billing address) and the entity, in the customer's address shape. */
+export type InvoiceAddress = Address;
 
 export interface InvoiceLineItem {
   id: string;
