@@ -66,7 +66,7 @@ describe('payment methods', () => {
     const after = await list(owner.id);
     expect(after.meta.total).toBe(2);
     expect(ids(after)).toEqual([third.id, first.body.id]);
-    expect((await client.get(`/v1/customers/${owner.id}`)).body).toMatchObject({ current_payment_method_id: first.body.id, current_payment_method_type: 'card' });
+    expect((await client.get(`/v1/customers/${owner.id}`)).body).toMatchObject({ current_payment_method_id: first.body.id, current_payment_method_type: 'card', current_payment_method: { id: first.body.id, type: 'card' } });
   });
 
   it('makes the first method the default, set_as_default a new one, and a deleted default leaves none', async () => {

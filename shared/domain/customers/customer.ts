@@ -153,7 +153,7 @@ export function toCustomer(item: CustomerItem) {
     available_payment_methods: m.available_payment_methods,
     current_payment_method_type: m.current_payment_method_type,
     current_payment_method_id: m.current_payment_method_id,
-    current_payment_method: null,
+    current_payment_method: m.current_payment_method_id ? { id: m.current_payment_method_id, type: m.current_payment_method_type } : null,
     custom_payment_delay: m.custom_payment_delay,
     custom_payment_initiation_delay: m.custom_payment_initiation_delay,
     subscriptions: [],
