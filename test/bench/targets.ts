@@ -3,6 +3,7 @@ import type { TopupResults } from './credit-scenarios';
 import type { CustomerResults } from './customer-scenarios';
 import type { PriceListResults } from './catalog-scenarios';
 import type { ChangeToListedResults, MessageListResults } from './event-scenarios';
+import type { InvoiceResults, InvoiceSeries } from './invoice-scenarios';
 
 /** The issue's targets. */
 export const LIMITS = {
@@ -17,6 +18,14 @@ export const LIMITS = {
   changeToListedP95Ms: 2000,
   /** p50 of POST /v1/customers/{id}/credits/{productId}/topup over the p50 of its TransactWriteItems sent alone. */
   topupOverWriteFloor: 1.5,
+  /**
+   * p50 of POST /v1/invoices (10 and 100 lines) over the p50 of its whole raw sequence (the handler's GetItems, then
+   * its TransactWriteItems): room for the local API Gateway stand-in and the handler's CPU (validating, pricing and
+   * building up to 100 lines, serialising the answer) on top of DynamoDB, not for another round trip.
+   */
+  invoiceCreateOverFullFloor: 2.5,
+  /** p50 of POST /v1/invoices/{id}/validate over the p50 of its whole raw sequence (3 GetItems, then its TransactWriteItems). */
+  invoiceValidateOverFullFloor: 2,
 } as const;
 
 export interface EventResults {
@@ -39,8 +48,13 @@ export const priceGrowth = (prices: PriceListResults): number => prices.large.fi
 /** Route p50 over floor p50, for a top-up row: against (a) the TransactWriteItems alone, (b) the reads + that transaction. */
 export const topupRatio = (series: TopupResults['plain'], floor: 'write' | 'full'): number => series.route.summary.p50 / series[floor].summary.p50;
 
+/** Route p50 over floor p50, for an invoice row: against (a) the TransactWriteItems alone, (b) the reads + that transaction. */
+export const invoiceRatio = (series: InvoiceSeries, floor: 'write' | 'full', route: InvoiceSeries['route'] = series.route): number =>
+  route.summary.p50 / series[floor].summary.p50;
+
 export function checkTargets(
-  customers: CustomerResults, events: EventResults, prices: PriceListResults, credits: TopupResults, functions: BundleResult[], baseline: BundleResult,
+  customers: CustomerResults, events: EventResults, prices: PriceListResults, credits: TopupResults, invoices: InvoiceResults, functions: BundleResult[],
+  baseline: BundleResult,
 ): TargetCheck[] {
   const { lists, change } = events;
   const priceRatio = priceGrowth(prices);
@@ -56,6 +70,11 @@ export function checkTargets(
   const topup = (label: string, series: TopupResults['plain']) =>
     `${label}${topupRatio(series, 'write').toFixed(2)}× (${series.route.summary.p50.toFixed(2)} ms vs ${series.write.summary.p50.toFixed(2)} ms; ` +
     `against reads + transaction: ${topupRatio(series, 'full').toFixed(2)}×, ${series.full.summary.p50.toFixed(2)} ms)`;
+  const invoice = (label: string, series: InvoiceSeries) =>
+    `${label}${invoiceRatio(series, 'full').toFixed(2)}× (${series.route.summary.p50.toFixed(2)} ms vs ${series.full.summary.p50.toFixed(2)} ms; ` +
+    `against the transaction alone: ${invoiceRatio(series, 'write').toFixed(2)}×, ${series.write.summary.p50.toFixed(2)} ms)`;
+  const { small, large } = invoices.create;
+  const createCalls = [small.route.callsPerRequest, large.route.callsPerRequest];
   const topupCalls = credits.plain.route.callsPerRequest === credits.expiring.route.callsPerRequest
     ? formatCalls(credits.plain.route.callsPerRequest) : `${formatCalls(credits.plain.route.callsPerRequest)} / ${formatCalls(credits.expiring.route.callsPerRequest)}`;
   return [
@@ -73,6 +92,21 @@ export function checkTargets(
       target: `POST /v1/customers/{id}/credits/{productId}/topup p50 ≤ ${LIMITS.topupOverWriteFloor}× the raw TransactWriteItems p50 (without and with \`expires_at\`)`,
       measured: `${topup('', credits.plain)}; ${topup('with expires_at: ', credits.expiring)}; ${topupCalls} DynamoDB calls per top-up`,
       pass: topupRatio(credits.plain, 'write') <= LIMITS.topupOverWriteFloor && topupRatio(credits.expiring, 'write') <= LIMITS.topupOverWriteFloor,
+    },
+    {
+      target: `POST /v1/invoices with ${invoices.lines.small} and with ${invoices.lines.large} lines: p50 ≤ ${LIMITS.invoiceCreateOverFullFloor}× the p50 of its raw sequence (its GetItems, then its TransactWriteItems)`,
+      measured: `${invoice(`${invoices.lines.small} lines: `, small)}; ${invoice(`${invoices.lines.large} lines: `, large)}`,
+      pass: invoiceRatio(small, 'full') <= LIMITS.invoiceCreateOverFullFloor && invoiceRatio(large, 'full') <= LIMITS.invoiceCreateOverFullFloor,
+    },
+    {
+      target: `POST /v1/invoices: as many DynamoDB calls with ${invoices.lines.large} lines as with ${invoices.lines.small} (catalog reads once per price and product, not per line)`,
+      measured: `${createCalls.map(formatCalls).join(' / ')} DynamoDB calls per request (${invoices.lines.small} / ${invoices.lines.large} lines)`,
+      pass: createCalls[0] === createCalls[1],
+    },
+    {
+      target: `POST /v1/invoices/{id}/validate p50 ≤ ${LIMITS.invoiceValidateOverFullFloor}× the p50 of its raw sequence (its GetItems, then its TransactWriteItems)`,
+      measured: `${invoice('', invoices.validate)}; ${formatCalls(invoices.validate.route.callsPerRequest)} DynamoDB calls per validation`,
+      pass: invoiceRatio(invoices.validate, 'full') <= LIMITS.invoiceValidateOverFullFloor,
     },
     {
       target: `every function bundle ≤ ${LIMITS.bundleKb} KB`,
