@@ -121,6 +121,12 @@ describe('POST /v1/invoices', () => {
     expect((await client.get('/v1/invoices?take=0')).body.meta.total).toBe(before);
   });
 
+  it('refuses an invoice too large to store with a 422, not a 500', async () => {
+    const lines = Array.from({ length: 500 }, (_, i) => ({ name: `Line ${i}`, description: 'x'.repeat(1_000), unit_amount: 1 }));
+    const reply = await client.post('/v1/invoices', { customer_id: (await customer()).id, line_items: lines });
+    expect([reply.status, reply.body.code]).toEqual([422, 'invoice_too_large']);
+  });
+
   it('locks the customer currency', async () => {
     const buyer = await customer();
     await invoice({ customer_id: buyer.id, line_items: [] });

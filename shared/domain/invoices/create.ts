@@ -16,7 +16,7 @@ import { findEntityItem } from '../invoicing-entities/read';
 import { invoiceAmounts, type PricedLine } from './amounts';
 import { redemptionsFor, type Redemptions } from './coupons';
 import { addDays, paymentDelay } from './dates';
-import { INVOICE, invoiceKey, invoiceListFields, invoiceListKeys, toInvoice, type Invoice, type InvoiceItem } from './invoice';
+import { assertStorable, INVOICE, invoiceKey, invoiceListFields, invoiceListKeys, toInvoice, type Invoice, type InvoiceItem } from './invoice';
 import { issue } from './issue';
 import { resolveLines } from './lines';
 import { customerSnapshot, sellerSnapshot } from './snapshots';
@@ -83,10 +83,18 @@ async function isFirstOrder(ctx: Ctx, customerId: string): Promise<boolean> {
 export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: IssuingOptions = {}): Promise<Invoice> {
   const customer = await customerFor(ctx, input.customer_id);
   const currency = currencyOf(customer, input.currency);
-  const resolved = options.lines ? { lines: options.lines, productIds: [] } : await resolveLines(ctx, input.line_items ?? [], currency);
+  const entityId = input.invoicing_entity_id ?? customer.invoicing_entity_id;
+  // One round of reads after the customer's: the lines' catalog, the entity and the customer's first-order counter.
+  const [resolved, firstEntity, firstOrder] = await Promise.all([
+    options.lines ? { lines: options.lines, productIds: [] } : resolveLines(ctx, input.line_items ?? [], currency),
+    entityFor(ctx, entityId),
+    isFirstOrder(ctx, customer.id),
+  ]);
+  let attempt = 0;
   return retryOnRace(async () => {
-    const [current, firstOrder] = await Promise.all([customerFor(ctx, input.customer_id), isFirstOrder(ctx, input.customer_id)]);
-    const entity = await entityFor(ctx, input.invoicing_entity_id ?? current.invoicing_entity_id);
+    // A retry means something changed under us: read the customer and its entity again.
+    const current = attempt++ === 0 ? customer : await customerFor(ctx, input.customer_id);
+    const entity = attempt === 1 ? firstEntity : await entityFor(ctx, input.invoicing_entity_id ?? current.invoicing_entity_id);
     currencyOf(current, currency);
     const redemptions = await redemptionsFor(ctx, {
       couponIds: input.coupon_ids ?? [], promotionCode: input.promotion_code, customerId: current.id, productIds: resolved.productIds, currency, isFirstOrder: firstOrder,
@@ -96,6 +104,7 @@ export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: Issu
     const draft = draftItem(ctx, input, { customer: current, entity, currency, tax, amounts, redemptions, options });
     const issued = input.status === 'to_pay' ? issue(ctx, draft, entity, current, { allowGrace: false }) : undefined;
     const invoice = issued?.invoice ?? draft;
+    assertStorable(invoice);
     const checks = resolved.productIds.slice(0, PRODUCT_CHECKS);
     const items: TransactItem[] = [
       ...checks.map((id) => productUsableCheck(ctx, id)),

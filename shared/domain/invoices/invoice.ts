@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context';
 import type { StoredItem } from '../../db/items';
+import { RuleViolation } from '../../errors';
 import { dueIndexKeys, entityKey, listIndexKeys } from '../../db/keys';
 import type { TaxSchemeName } from '../../money/tax-scheme';
 import type { Address } from '../customers/customer';
@@ -180,6 +181,17 @@ export const publicUrl = (id: string): string => `${(process.env.PUBLIC_PAGES_UR
 export const GRACE_PERIOD = 'invoice_grace';
 export const graceDueKeys = (ctx: Ctx, item: Pick<InvoiceItem, 'id' | 'grace_period_ended_at'>) =>
   dueIndexKeys(ctx, item.grace_period_ended_at!, GRACE_PERIOD, item.id);
+
+/** DynamoDB's item limit is 400 KB; the JSON size is close to the stored size, with room to spare for later writes. */
+const MAX_ITEM_BYTES = 350_000;
+
+/** 422 rather than DynamoDB's refusal (a 500) when the lines do not fit in one invoice. */
+export function assertStorable(item: InvoiceItem): void {
+  const bytes = Buffer.byteLength(JSON.stringify(item));
+  if (bytes > MAX_ITEM_BYTES) {
+    throw new RuleViolation('invoice_too_large', `The invoice would take ${bytes} bytes; an invoice holds at most ${MAX_ITEM_BYTES} (fewer lines or shorter descriptions).`);
+  }
+}
 
 const INTERNAL = [
   'pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'gsi4pk', 'gsi4sk', 'lf', 'invoicing_entity_id', 'tax_rate_exact', 'coupon_terms',

@@ -7,7 +7,7 @@ import { productArchived } from '../catalog/errors';
 import { productUsableCheck } from '../catalog/usable';
 import { formatRate } from '../../money/tax-rate';
 import { invoiceAmounts, type PricedLine } from './amounts';
-import { invoiceListFields, toInvoice, type Invoice, type InvoiceItem } from './invoice';
+import { assertStorable, invoiceListFields, toInvoice, type Invoice, type InvoiceItem } from './invoice';
 import { resolveLines, type LineInput } from './lines';
 import { findInvoiceItem } from './read';
 
@@ -66,6 +66,7 @@ export async function updateInvoice(ctx: Ctx, id: string, patch: InvoicePatch): 
       Object.assign(next, amounts, { amount_due: amounts.total_amount - current.amount_paid });
     }
     next.lf = invoiceListFields(next);
+    assertStorable(next);
     const checks = (resolved?.productIds ?? []).slice(0, 40);
     const written = { ...next, _version: current._version + 1 };
     try {

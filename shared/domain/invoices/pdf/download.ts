@@ -4,7 +4,6 @@ import { binaryResponse, type BinaryResponse } from '../../../http/responses';
 import { findEntityItem } from '../../invoicing-entities/read';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
 import { getInvoice } from '../read';
-import { renderInvoicePdf } from './render';
 
 /** The seller's entity for its brand colour; an entity that is gone leaves the document in the default colours. */
 async function sellerEntity(ctx: Ctx, id: string): Promise<EntityItem | null> {
@@ -20,6 +19,9 @@ async function sellerEntity(ctx: Ctx, id: string): Promise<EntityItem | null> {
 export async function downloadInvoicePdf(ctx: Ctx, id: string): Promise<BinaryResponse> {
   const invoice = await getInvoice(ctx, id);
   const entity = await sellerEntity(ctx, invoice.seller.id);
+  // Loaded on first use: pdfkit's start-up (font metrics, line-breaking tables) would otherwise double the cold start
+  // of the function, and errors (a 404) never need it.
+  const { renderInvoicePdf } = await import('./render');
   const pdf = await renderInvoicePdf(invoice, {
     brandColor: entity?.brand_color ?? null,
     logoUrl: entity?.logo_url ?? null,
