@@ -63,8 +63,6 @@ export interface InvoiceResults {
   validate: InvoiceSeries & { counts: { warmup: number; measured: number } };
   /** One strongly consistent GetItem (the customer) alone, beside the creation rounds: the unit of (b) − (a). */
   getItem: VariantResult;
-  /** (c) with 10 lines: the creation transaction after the handler's reads less the second customer read, in a leaner order (not what the handler sends). */
-  lean: VariantResult;
   cost: { small: InvoiceCost; large: InvoiceCost; validate: InvoiceCost };
   /** Checked afterwards through the API: invoices in the workspace (route's and floors'), numbers taken per entity. */
   checked: { invoices: number; numbered: number };
@@ -135,9 +133,9 @@ const createTransaction = (ctx: Ctx, p: CreateParties, invoice: InvoiceItem): Tr
 
 /**
  * (b) for creation: createInvoice's reads, in its order and with its parallelism, then its transaction. The customer
- * (customerFor); the price configuration, then its product (resolveLines, each read once however many lines use
- * it); the customer again ∥ the customer's invoice counter (retryOnRace's attempt: customerFor, isFirstOrder); the
- * entity. No coupons: redemptionsFor reads nothing.
+ * (customerFor); then, in parallel, the price configuration → its product (resolveLines, each read once however many
+ * lines use it) ∥ the entity the customer names ∥ the customer's invoice counter (isFirstOrder). No coupons:
+ * redemptionsFor reads nothing.
  */
 function createFullFloor(ctx: Ctx, p: CreateParties, template: InvoiceItem, written: { count: number }) {
   const customer = customerItemKey(ctx, p.customerId);
@@ -147,29 +145,7 @@ function createFullFloor(ctx: Ctx, p: CreateParties, template: InvoiceItem, writ
   const entity = entityItemKey(ctx, p.entityId);
   return async () => {
     await consistentGet(customer);
-    await consistentGet(configuration);
-    await consistentGet(product);
-    await Promise.all([consistentGet(customer), consistentGet(counter)]);
-    await consistentGet(entity);
-    await send(createTransaction(ctx, p, cloneInvoice(ctx, template)));
-    written.count += 1;
-  };
-}
-
-/**
- * (c) for creation, not the handler's: the same transaction after the handler's reads less its second read of the
- * customer, in a leaner order, to size what the order costs. The customer once; then the price configuration → its product ∥ the customer's invoice counter ∥ the
- * entity (whose id the customer gives); then the transaction: 6 calls in 4 round trips instead of 7 in 6.
- */
-function createLeanFloor(ctx: Ctx, p: CreateParties, template: InvoiceItem, written: { count: number }) {
-  const customer = customerItemKey(ctx, p.customerId);
-  const configuration = priceConfigurationKey(ctx, p.priceConfigurationId);
-  const product = productKey(ctx, p.productId);
-  const counter = counterKey(ctx, parentCounter(INVOICE, 'customer_id', p.customerId));
-  const entity = entityItemKey(ctx, p.entityId);
-  return async () => {
-    await consistentGet(customer);
-    await Promise.all([consistentGet(configuration).then(() => consistentGet(product)), consistentGet(counter), consistentGet(entity)]);
+    await Promise.all([consistentGet(configuration).then(() => consistentGet(product)), consistentGet(entity), consistentGet(counter)]);
     await send(createTransaction(ctx, p, cloneInvoice(ctx, template)));
     written.count += 1;
   };
@@ -339,7 +315,6 @@ export async function measureInvoices({ baseUrl, keys, counts }: InvoiceBench): 
     { name: 'small.route', run: creators.small.route },
     { name: 'small.write', run: creators.small.write },
     { name: 'small.full', run: creators.small.full },
-    { name: 'small.lean', run: createLeanFloor(ctx, parties, smallTemplate, floorWrites) },
     { name: 'large.route', run: creators.large.route },
     { name: 'large.handler', run: inProcess },
     { name: 'large.write', run: creators.large.write },
@@ -415,7 +390,6 @@ export async function measureInvoices({ baseUrl, keys, counts }: InvoiceBench): 
     },
     validate: { route: v('route'), write: v('write'), full: v('full'), counts: counts.validate },
     getItem: c('read.get'),
-    lean: c('small.lean'),
     cost,
     checked,
     draftSeconds,

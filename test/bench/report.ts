@@ -336,14 +336,12 @@ export function invoiceSendsTable(inv: InvoiceResults): string {
   );
 }
 
-/** The read alone and the leaner sequence, beside the creation rows (same rounds). */
+/** The read alone, beside the creation rows (same rounds). */
 export function invoiceReadTable(inv: InvoiceResults): string {
   return table(
     ['Beside the creation rows (same rounds)', 'p50 ms', 'p95 ms', 'DynamoDB calls'],
     [
       ['GetItem, strongly consistent, alone (the customer): the unit of each read round trip', ms(inv.getItem.summary.p50), ms(inv.getItem.summary.p95), formatCalls(inv.getItem.callsPerRequest)],
-      [`(c) ${inv.lines.small} lines, not the handler's sequence: the customer once, then the price configuration → its product ∥ the customer's invoice counter ∥ the entity, then the same TransactWriteItems`,
-        ms(inv.lean.summary.p50), ms(inv.lean.summary.p95), formatCalls(inv.lean.callsPerRequest)],
     ],
   );
 }
@@ -352,7 +350,6 @@ export function invoiceReadTable(inv: InvoiceResults): string {
 export function invoiceReading(inv: InvoiceResults): string {
   const { small, large, largeHandler } = inv.create;
   const val = inv.validate;
-  const get = inv.getItem.summary.p50;
   const p50 = (v: { summary: Summary }) => v.summary.p50;
   const createLimit = LIMITS.invoiceCreateOverFullFloor;
   const validateLimit = LIMITS.invoiceValidateOverFullFloor;
@@ -365,9 +362,9 @@ export function invoiceReading(inv: InvoiceResults): string {
     'invoice Put on its `_version` and the entity\'s numbering Update (`takeNumber`, numbering.ts), built with the handler\'s own `issue`, ' +
     'on drafts read beforehand and an entity whose counter the floor keeps itself (it is that entity\'s only writer). **(b)** is the ' +
     `handler's whole sequence sent directly, in its order and with its parallelism: for creation ${formatCalls(small.full.callsPerRequest)} calls in ` +
-    '6 round trips, the customer (`customerFor`), the price configuration then its product (`resolveLines`: each read once however many ' +
-    'lines use it), the customer again ∥ the customer\'s invoice counter (the attempt inside `retryOnRace`: `customerFor`, `isFirstOrder`), ' +
-    `the entity, then the transaction; for validation ${formatCalls(val.full.callsPerRequest)} calls in 3 round trips, the draft, then its entity ∥ its customer, ` +
+    '4 round trips, the customer (`customerFor`), then the price configuration → its product (`resolveLines`: each read once however many ' +
+    'lines use it) ∥ the entity ∥ the customer\'s invoice counter (`isFirstOrder`), then the transaction; ' +
+    `for validation ${formatCalls(val.full.callsPerRequest)} calls in 3 round trips, the draft, then its entity ∥ its customer, ` +
     'then the transaction. All reads are strongly consistent, as the handler\'s. On one metered request of each kind, each floor is checked ' +
     'to send the handler\'s transaction (operations, keys, conditions, expressions, attributes, line count, item size within 4 bytes) and ' +
     '(b) the handler\'s reads (the same keys, for creation). Afterwards the workspace is checked through the API: it lists every invoice ' +
@@ -390,15 +387,6 @@ export function invoiceReading(inv: InvoiceResults): string {
     `${grows(p50(small.route) - p50(small.full), p50(large.route) - p50(large.full))}: validating, pricing and building the lines and serialising them ` +
     'twice (the item, the answer).';
 
-  const saved = p50(small.full) - p50(inv.lean);
-  const order = `The order of the reads. Before its transaction, creation waits on 5 read round trips (a GetItem alone: ${ms(get)} ms here): ` +
-    'the customer is read twice (once to price the lines in its currency, once more inside the retry loop), and the entity waits for that ' +
-    'second read though the first already names it. (c) sends the same transaction after the customer once, then the price configuration ' +
-    `→ product ∥ the counter ∥ the entity: ${formatCalls(inv.lean.callsPerRequest)} calls in 4 round trips, p50 ${ms(p50(inv.lean))} ms against ${ms(p50(small.full))} ms for (b), ` +
-    `${saved >= 0 ? `${ms(saved)} ms less` : `${ms(-saved)} ms more`} (${ratio(p50(inv.lean) / p50(small.full))}). ` +
-    'Against DynamoDB over a network (a few ms per round trip) the two extra round trips weigh more than here. It is a possible change ' +
-    'to `createInvoice` (reuse the first read on the first attempt, read the entity beside the counter), reported here, not made by the bench.';
-
   const createOk = invoiceRatio(small, 'full') <= createLimit && invoiceRatio(large, 'full') <= createLimit;
   const validateOk = invoiceRatio(val, 'full') <= validateLimit;
   const verdict = (ok: boolean, what: string, limit: number, detail: string) =>
@@ -410,7 +398,7 @@ export function invoiceReading(inv: InvoiceResults): string {
   const targets = `The targets are set against (b), the handler's own sequence, not against (a): a route that must read before it writes ` +
     `cannot approach its transaction alone, and what (b) leaves is what the handler and the local API add on top of DynamoDB. ` +
     `${createLimit}× for creation leaves room for its CPU with ${inv.lines.large} lines; ${validateLimit}× for validation, whose body is empty.`;
-  return `${floors}\n\n${where}\n\n${order}\n\n${targets} ${verdicts}`;
+  return `${floors}\n\n${where}\n\n${targets} ${verdicts}`;
 }
 
 export function changeTable(change: ChangeToListedResults): string {
@@ -474,7 +462,7 @@ table, starts the local API in-process on a free port and measures:
   price configuration on it. \`POST /v1/invoices\` (a draft, no coupons) with ${invoices.lines.small} and with ${invoices.lines.large} lines, half of them
   \`{price_configuration_id, quantity}\` of that one configuration and half custom \`{name, unit_amount}\`, through the local server (and,
   with ${invoices.lines.large} lines, in-process), each beside two floors: (a) its TransactWriteItems alone, (b) its GetItems, in its order, then
-  that transaction, sent directly; and a GetItem alone and (c) a leaner order of the reads; all nine interleaved in rotating order:
+  that transaction, sent directly; and a GetItem alone; all eight interleaved in rotating order:
   ${invoices.create.counts.warmup} warm-up rounds, then ${invoices.create.counts.measured} measured ones. Then \`POST /v1/invoices/{id}/validate\` beside its two floors, in
   rotating order, each round on a fresh ${invoices.lines.small}-line draft of its own created beforehand (untimed: ${3 * (invoices.validate.counts.warmup + invoices.validate.counts.measured + 1)}
   drafts in ${invoices.draftSeconds.toFixed(1)} s, the three variants' interleaved): ${invoices.validate.counts.warmup} warm-up rounds, then ${invoices.validate.counts.measured} measured ones.

@@ -28,7 +28,7 @@ const DYNAMO_WARMUP = 2000;
 /** Rounds of the nine top-up variants (three writes of the route, four of floors, two reads): fewer than COUNTS, each round is ~0.2 s. */
 const TOPUP_COUNTS = { warmup: 30, measured: 200 };
 /**
- * Rounds of the nine invoice-creation variants (a 100-line invoice and its floors write ~60 KB items: a round is
+ * Rounds of the eight invoice-creation variants (a 100-line invoice and its floors write ~60 KB items: a round is
  * ~0.1 s) and of the three validation variants (each on a fresh draft created beforehand: 3 drafts a round).
  */
 const INVOICE_COUNTS = { create: { warmup: 20, measured: 100 }, validate: { warmup: 20, measured: 100 } };

@@ -92,6 +92,7 @@ describe('credit notes', () => {
     const invoice = (await client.post('/v1/invoices', { customer_id: (await customer()).id, status: 'to_pay', line_items: [{ name: 'A', unit_amount: 700 }] })).body;
     const voided = await client.post(`/v1/invoices/${invoice.id}/void`);
     expect([voided.status, voided.body.status]).toEqual([200, 'voided']);
+    expect((await client.get(`/v1/invoices/${invoice.id}`)).body).toEqual(voided.body);
     const note = (await client.get(`/v1/invoices?type=credit_note&take=100`)).body.data.find((n: any) => n.original_invoice_id === invoice.id);
     expect(note).toMatchObject({ total_amount: 840, transactions: [], status: 'paid' });
     expect((await client.post(`/v1/invoices/${invoice.id}/void`)).status).toBe(409);

@@ -57,7 +57,7 @@ interface Credit {
  * (what it has credited and refunded, and `refunded_at`), the list counter and, for a wallet refund, the wallet's
  * ledger. The original's version makes concurrent credit notes serialize, so together they never exceed the total.
  */
-async function writeCreditNote(ctx: Ctx, { original, entity, input, voids }: Credit): Promise<InvoiceItem> {
+async function writeCreditNote(ctx: Ctx, { original, entity, input, voids }: Credit): Promise<{ note: InvoiceItem; original: InvoiceItem }> {
   const parts = creditedParts(original, input);
   const { lines, totals } = creditLines(original, parts, () => newId('ili'));
   if (totals.total_amount === 0) throw new RuleViolation('nothing_to_credit', `Invoice '${original.id}' has nothing left to credit.`);
@@ -121,7 +121,7 @@ async function writeCreditNote(ctx: Ctx, { original, entity, input, voids }: Cre
     ...(wallet ? ledgerItems(walletChange(ctx, wallet, [{ type: 'credit_paid', amount: refund, source: 'credit_note', comment: `Credit note ${number.number}`, invoice_id: id }], new Date(now)).change) : []),
   ];
   await transactWrite(items);
-  return note;
+  return { note, original: updated };
 }
 
 /**
@@ -135,7 +135,7 @@ export async function createCreditNote(ctx: Ctx, invoiceId: string, input: Credi
     if (original.type !== 'invoice') throw new Conflict(`'${invoiceId}' is a ${original.type}: only invoices are credited.`);
     assertMove(original, 'credit');
     const entity = await findEntityItem(ctx, original.invoicing_entity_id, true);
-    return toInvoice(await writeCreditNote(ctx, { original, entity, input, voids: false }));
+    return toInvoice((await writeCreditNote(ctx, { original, entity, input, voids: false })).note);
   }, 40);
 }
 
@@ -145,7 +145,6 @@ export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {
     const original = await findInvoiceItem(ctx, id);
     assertMove(original, 'void');
     const entity = await findEntityItem(ctx, original.invoicing_entity_id, true);
-    await writeCreditNote(ctx, { original, entity, input: { refund_method: 'none' }, voids: true });
-    return toInvoice({ ...original, status: 'voided', credited_amount: original.total_amount, refunded_at: ctx.clock.now().toISOString() });
+    return toInvoice((await writeCreditNote(ctx, { original, entity, input: { refund_method: 'none' }, voids: true })).original);
   });
 }
