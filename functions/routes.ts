@@ -7,7 +7,9 @@ import { invoicingEntityRoutes } from './invoicing-entities/routes';
 import { oauthRoutes } from './oauth/routes';
 import { paymentMethodRoutes } from './payment-methods/routes';
 import { promotionCodeRoutes } from './promotion-codes/routes';
+import { quoteRoutes } from './quotes/routes';
 import type { RouteDefinition } from './route-definition';
+import { subscriptionRoutes } from './subscriptions/routes';
 import { walletRoutes } from './wallets/routes';
 import { webhookRoutes } from './webhooks/routes';
 
@@ -23,6 +25,8 @@ export const routes: RouteDefinition[] = [
   ...paymentMethodRoutes,
   ...catalogRoutes,
   ...couponRoutes, ...promotionCodeRoutes,
+  ...quoteRoutes,
+  ...subscriptionRoutes,
   ...invoiceRoutes,
   ...walletRoutes,
   ...creditRoutes,

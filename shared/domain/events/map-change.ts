@@ -7,6 +7,8 @@ import { invoicingEntityEvents } from '../invoicing-entities/events';
 import { paymentMethodEvents } from '../payment-methods/events';
 import { walletEvents, walletTransactionEvents } from '../wallets/events';
 import { promotionCodeEvents } from '../promotion-codes/events';
+import { quoteEvents } from '../quotes/events';
+import { subscriptionEvents } from '../subscriptions/events';
 import type { EventDraft } from './catalog';
 
 type Image = Record<string, unknown>;
@@ -27,6 +29,8 @@ const MAPPERS: Record<string, Mapper> = {
   credit_balance: creditBalanceEvents, credit_transaction: creditTransactionEvents,
   payment_method: paymentMethodEvents,
   invoice: invoiceEvents,
+  quote: quoteEvents,
+  subscription: subscriptionEvents,
 };
 
 /** The one pure function of DESIGN.md §6: an item change (old image, new image) → the events it means. */

@@ -7,7 +7,9 @@ import { invoicingEntityFixtures } from './invoicing-entities';
 import { oauthFixtures } from './oauth';
 import { paymentMethodFixtures } from './payment-methods';
 import { promotionCodeFixtures } from './promotion-codes';
+import { quoteFixtures } from './quotes';
 import type { AreaFixtures } from './types';
+import { subscriptionFixtures } from './subscriptions';
 import { walletFixtures } from './wallets';
 import { webhookFixtures } from './webhooks';
 
@@ -17,6 +19,8 @@ const areas: AreaFixtures[] = [
   paymentMethodFixtures,
   catalogFixtures,
   couponFixtures, promotionCodeFixtures,
+  quoteFixtures,
+  subscriptionFixtures,
   invoiceFixtures,
   walletFixtures,
   creditFixtures,

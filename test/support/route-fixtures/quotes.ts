@@ -1,0 +1,3 @@
+import type { AreaFixtures } from './types';
+
+export const quoteFixtures: AreaFixtures = { resources: {}, bodies: {} };

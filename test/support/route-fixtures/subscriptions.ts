@@ -1,0 +1,3 @@
+import type { AreaFixtures } from './types';
+
+export const subscriptionFixtures: AreaFixtures = { resources: {}, bodies: {} };
