@@ -43,6 +43,11 @@ export interface IssuingOptions {
   subscriptionId?: string;
   /** More writes that must happen with the invoice (e.g. the wallet's pending load). */
   also?: TransactItem[];
+  /**
+   * What a failed condition of `also` means. Without it the whole creation is read and tried again (right for a
+   * version race); with it, the error it returns is thrown at once (e.g. a 409 when the quote being signed was voided).
+   */
+  alsoFailed?: (index: number) => Error | undefined;
 }
 
 /** Product checks beyond this many distinct products rely on the read alone (a transaction holds 100 items). */
@@ -120,6 +125,9 @@ export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: Issu
       await transactWrite(items);
     } catch (error) {
       if (error instanceof ConditionFailed && error.index < checks.length) throw productArchived(checks[error.index]!);
+      const alsoIndex = error instanceof ConditionFailed ? error.index - (items.length - (options.also?.length ?? 0)) : -1;
+      const mapped = alsoIndex >= 0 ? options.alsoFailed?.(alsoIndex) : undefined;
+      if (mapped) throw mapped;
       throw error; // anything else changed under us: retryOnRace reads again and re-checks every rule
     }
     return toInvoice(invoice);
