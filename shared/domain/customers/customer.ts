@@ -59,7 +59,41 @@ export interface CustomerMembers {
 }
 
 /** What locks the currency: any of these present means the currency can no longer change (decisions.md). */
-export type CurrencyLockReason = 'invoice' | 'wallet' | 'payment_method';
+export type CurrencyLockReason = 'invoice' | 'wallet' | 'payment_method' | 'subscription';
+
+/** One entry of the customer's `subscriptions` array (billing-api.md, Customer). */
+export interface CustomerSubscriptionSummary {
+  id: string;
+  status: string;
+  current_period_started_at: string | null;
+  current_period_ends_at: string | null;
+  plan_id: string | null;
+  checkout_session_id: string | null;
+}
+
+/**
+ * Each subscription keeps its summary in its own top-level attribute of the customer item, named by this prefix and
+ * its id: every subscription write sets it in the same transaction (one Update of the customer, beside its currency
+ * lock), so GET customer answers `subscriptions` from the one item it reads. See docs/subscriptions.md.
+ */
+export const SUBSCRIPTION_SUMMARY_PREFIX = 'subscription#';
+export const subscriptionSummaryAttribute = (subscriptionId: string): string => `${SUBSCRIPTION_SUMMARY_PREFIX}${subscriptionId}`;
+
+/** The summaries stored on a customer item, oldest subscription first (ids are ULIDs), in the spec's member order. */
+export function subscriptionSummaries(item: object): CustomerSubscriptionSummary[] {
+  return Object.entries(item)
+    .filter(([name]) => name.startsWith(SUBSCRIPTION_SUMMARY_PREFIX))
+    .map(([, value]) => value as CustomerSubscriptionSummary)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((s) => ({
+      id: s.id,
+      status: s.status,
+      current_period_started_at: s.current_period_started_at ?? null,
+      current_period_ends_at: s.current_period_ends_at ?? null,
+      plan_id: s.plan_id ?? null,
+      checkout_session_id: s.checkout_session_id ?? null,
+    }));
+}
 
 export type CustomerItem = StoredItem & CustomerMembers & { currency_locks?: Set<CurrencyLockReason> };
 
@@ -156,7 +190,7 @@ export function toCustomer(item: CustomerItem) {
     current_payment_method: m.current_payment_method_id ? { id: m.current_payment_method_id, type: m.current_payment_method_type } : null,
     custom_payment_delay: m.custom_payment_delay,
     custom_payment_initiation_delay: m.custom_payment_initiation_delay,
-    subscriptions: [],
+    subscriptions: subscriptionSummaries(item),
     segment_ids: m.segment_ids,
     integrations: m.integrations,
     providers: m.providers,

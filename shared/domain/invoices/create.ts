@@ -9,7 +9,7 @@ import { newId } from '../../ids';
 import { productArchived } from '../catalog/errors';
 import { productUsableCheck } from '../catalog/usable';
 import type { CustomerItem } from '../customers/customer';
-import { currencyLockItem } from '../customers/currency-lock';
+import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
 import { findCustomerItem } from '../customers/read';
 import type { EntityItem } from '../invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../invoicing-entities/read';
@@ -48,6 +48,11 @@ export interface IssuingOptions {
    * version race); with it, the error it returns is thrown at once (e.g. a 409 when the quote being signed was voided).
    */
   alsoFailed?: (index: number) => Error | undefined;
+  /**
+   * More changes to the customer item, made by the Update that locks its currency (a transaction touches an item
+   * once): e.g. a subscription's summary, kept on the customer in the same transaction as its invoice.
+   */
+  customer?: CustomerAlso;
 }
 
 /** Product checks beyond this many distinct products rely on the read alone (a transaction holds 100 items). */
@@ -116,7 +121,7 @@ export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: Issu
       { Put: { TableName: tableName(), Item: invoice, ConditionExpression: 'attribute_not_exists(pk)' } },
       counterUpdate(ctx, INVOICE, 1),
       counterUpdate(ctx, customerInvoiceCounter(current.id), 1),
-      currencyLockItem(ctx, current.id, 'invoice', currency),
+      currencyLockItem(ctx, current.id, 'invoice', currency, options.customer),
       ...(issued ? [issued.numbering] : []),
       ...redemptions.items,
       ...(options.also ?? []),

@@ -1,0 +1,247 @@
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import { getItem } from '../../db/items';
+import { counterUpdate } from '../../db/pagination';
+import type { TransactItem } from '../../db/transactions';
+import { Conflict, InvalidRequest, RuleViolation } from '../../errors';
+import { newId } from '../../ids';
+import { priceConfigurationKey, type PriceConfigurationItem } from '../catalog/price-configuration';
+import { productKey, type ProductItem } from '../catalog/product';
+import { assertProductUsable, productUsableCheck } from '../catalog/usable';
+import { currencyLockItem } from '../customers/currency-lock';
+import type { CustomerItem } from '../customers/customer';
+import { findCustomerItem } from '../customers/read';
+import { findEntityItem } from '../invoicing-entities/read';
+import { computePrice } from '../pricing/compute-price';
+import type { PricedConfiguration } from '../pricing/types';
+import {
+  billingDueKeys, periodStart, SUBSCRIPTION, subscriptionKey, subscriptionListFields, subscriptionListKeys,
+  type RecurringInterval, type StoredSubscriptionProduct, type SubscriptionItem,
+} from './subscription';
+import { findSubscriptionItem, putOnVersion, summaryAlso } from './write';
+
+export interface SubscriptionProductInput {
+  product_id: string;
+  price_configuration_id: string;
+  quantity: number;
+}
+
+export interface NewSubscriptionInput {
+  customer_id: string;
+  /** ISO date-time; status 'active' from then ('pending' before). */
+  starts_at: string;
+  products: SubscriptionProductInput[];
+  quote_id?: string | null;
+  /** Default: the customer's. */
+  invoicing_entity_id?: string;
+}
+
+/** The new full product list of a subscription. */
+export interface SubscriptionChange {
+  products: SubscriptionProductInput[];
+}
+
+export interface PreparedSubscription {
+  /** The subscription as the transaction writes it (`toSubscription` gives its public form). */
+  subscription: SubscriptionItem;
+  /** The caller's transaction must contain these, unchanged; `items[0]` is always the subscription's Put. */
+  items: TransactItem[];
+}
+
+/** A subscription holds at most this many products (its transaction holds one check per distinct product). */
+export const MAX_SUBSCRIPTION_PRODUCTS = 50;
+
+const problem = (index: number, field: string, message: string) =>
+  new InvalidRequest(`Invalid subscription: products.${index}.${field} ${message}.`, [{ path: `products.${index}.${field}`, message }]);
+
+const sameInterval = (a: RecurringInterval, b: RecurringInterval) => a.period === b.period && a.count === b.count;
+
+interface CheckedProducts {
+  products: StoredSubscriptionProduct[];
+  interval: RecurringInterval;
+  /** The products to check again inside the transaction (new to the subscription). */
+  productIds: string[];
+}
+
+/**
+ * Every rule of a product list: products usable (not archived, not deleted), configurations active, of that product,
+ * in `currency`, priceable at the quantity (bps prices need an amount per unit: not in subscriptions), and the
+ * recurring ones sharing one billing interval (`expected`, when the subscription has one already). One round of reads.
+ */
+async function checkProducts(
+  ctx: Ctx, inputs: SubscriptionProductInput[], currency: string, existing?: { interval: RecurringInterval; productIds: Set<string> },
+): Promise<CheckedProducts> {
+  if (!Array.isArray(inputs) || inputs.length === 0) {
+    throw new InvalidRequest('Invalid subscription: products needs at least one product.', [{ path: 'products', message: 'needs at least one product' }]);
+  }
+  if (inputs.length > MAX_SUBSCRIPTION_PRODUCTS) {
+    throw new InvalidRequest(`Invalid subscription: at most ${MAX_SUBSCRIPTION_PRODUCTS} products.`, [{ path: 'products', message: `has more than ${MAX_SUBSCRIPTION_PRODUCTS} items` }]);
+  }
+  inputs.forEach((p, i) => {
+    if (!Number.isSafeInteger(p.quantity) || p.quantity < 0) throw problem(i, 'quantity', 'must be a whole number, 0 or more');
+  });
+  const configurationIds = [...new Set(inputs.map((p) => p.price_configuration_id))];
+  const configurations = new Map(
+    await Promise.all(configurationIds.map(async (id) => [id, await getItem<PriceConfigurationItem>(priceConfigurationKey(ctx, id), true)] as const)),
+  );
+  const productIds = [...new Set(inputs.map((p) => p.product_id))];
+  // A product the subscription already has stays usable in it even if archived since (only new uses are refused).
+  const kept = (id: string) => existing?.productIds.has(id) ?? false;
+  const read = async (id: string) => (kept(id) ? ((await getItem<ProductItem>(productKey(ctx, id), true)) ?? (await assertProductUsable(ctx, id))) : assertProductUsable(ctx, id));
+  const products = new Map(await Promise.all(productIds.map(async (id) => [id, await read(id)] as const)));
+  let interval = existing?.interval;
+  const checked = inputs.map((input, index): StoredSubscriptionProduct => {
+    const configuration = configurations.get(input.price_configuration_id);
+    if (!configuration) throw new RuleViolation('price_not_found', `products.${index}: no price configuration '${input.price_configuration_id}'.`);
+    if (configuration.product_id !== input.product_id) throw problem(index, 'product_id', `is not the product of price configuration '${configuration.id}'`);
+    if (configuration.status !== 'active') throw new RuleViolation('price_archived', `products.${index}: price configuration '${configuration.id}' is archived.`);
+    if (configuration.currency !== currency) {
+      throw new RuleViolation('currency_mismatch', `products.${index}: price configuration '${configuration.id}' is in ${configuration.currency}, the subscription in ${currency}.`);
+    }
+    if (configuration.type === 'bps') {
+      throw new RuleViolation('price_not_supported', `products.${index}: bps prices need the amount of each transaction; they cannot be part of a subscription.`);
+    }
+    const price = { type: configuration.type, prices: configuration.prices } as PricedConfiguration;
+    computePrice(price, { quantity: input.quantity }); // a quantity the price refuses (e.g. not a whole number of packs) is refused now
+    const billing = configuration.billing_interval;
+    if (billing.period !== 'once') {
+      interval ??= billing;
+      if (!sameInterval(interval, billing)) {
+        throw new RuleViolation(
+          'billing_interval_mismatch',
+          `products.${index}: price configuration '${configuration.id}' bills every ${billing.count} ${billing.period}; the subscription every ${interval.count} ${interval.period}.`,
+        );
+      }
+    }
+    const product = products.get(input.product_id) as ProductItem;
+    return {
+      id: newId('subi'),
+      product_id: product.id,
+      price_configuration_id: configuration.id,
+      name: product.name,
+      product_type: product.type,
+      quantity: input.quantity,
+      billing_interval: billing,
+      fee_timing: product.type === 'dynamic' && billing.period !== 'once' ? 'in_arrears' : 'in_advance',
+      price,
+      description: product.public_description,
+    };
+  });
+  if (!interval) {
+    throw new RuleViolation('subscription_not_recurring', 'A subscription needs at least one recurring product (a price configuration billed other than once).');
+  }
+  return { products: checked, interval, productIds: productIds.filter((id) => !kept(id)) };
+}
+
+async function customerFor(ctx: Ctx, id: string): Promise<CustomerItem & { currency: string }> {
+  const customer = await findCustomerItem(ctx, id).catch(() => undefined);
+  if (!customer || customer.deleted_at) throw new RuleViolation('customer_not_found', `No customer with id '${id}' (or it is deleted).`);
+  if (!customer.currency) throw new RuleViolation('customer_currency_missing', `Customer '${customer.id}' has no currency: set one before subscribing it.`);
+  return customer as CustomerItem & { currency: string };
+}
+
+async function assertEntity(ctx: Ctx, id: string): Promise<void> {
+  const entity = await findEntityItem(ctx, id, true).catch(() => undefined);
+  if (!entity || entity.deleted_at) throw new RuleViolation('invoicing_entity_not_found', `No invoicing entity with id '${id}' (or it is deleted).`);
+}
+
+function startOf(value: string): string {
+  const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time)) throw new InvalidRequest('Invalid subscription: starts_at must be an ISO 8601 date-time.', [{ path: 'starts_at', message: 'must be a date-time' }]);
+  return new Date(time).toISOString();
+}
+
+/**
+ * Checks everything (customer live with a currency, products usable, configurations active, in the customer's
+ * currency, recurring ones sharing one billing interval) and returns the new subscription item and the
+ * TransactItems that create it: the caller puts them in ITS transaction (a quote's signature). Nothing is written.
+ *
+ * The items, in this order (at most 4 + one per distinct product):
+ * - `[0]` Put of the subscription (`attribute_not_exists(pk)`);
+ * - `[1]` the workspace's subscription counter (`COUNTER`/`SUB`, +1);
+ * - `[2]` Update of the CUSTOMER item: its currency lock (reason `subscription`) and this subscription's summary in
+ *   its `subscriptions`, on the condition that it still exists, is not deleted and keeps its currency. The caller's
+ *   transaction must NOT touch the customer item itself (DynamoDB refuses two operations on one item);
+ * - `[3…]` one ConditionCheck per distinct product (still active and not deleted).
+ * A failed condition of `[2]` means the customer changed (deleted, or a new currency): prepare again. `[3 + i]`: the
+ * product was archived meanwhile (`assertProductUsable` says which, as a 422).
+ *
+ * The subscription is `active` when `starts_at` ≤ now, else `pending`; it enters the scheduling index at `starts_at`,
+ * where the billing run issues its first invoice (and makes a pending subscription active).
+ */
+export async function prepareSubscription(ctx: Ctx, input: NewSubscriptionInput): Promise<PreparedSubscription> {
+  const starts_at = startOf(input.starts_at);
+  const customer = await customerFor(ctx, input.customer_id);
+  const entityId = input.invoicing_entity_id ?? customer.invoicing_entity_id;
+  const [checked] = await Promise.all([checkProducts(ctx, input.products, customer.currency), assertEntity(ctx, entityId)]);
+  const id = newId('sub');
+  const now = ctx.clock.now().toISOString();
+  const shape = { starts_at, billing_interval: checked.interval };
+  const subscription: SubscriptionItem = {
+    ...subscriptionKey(ctx, id),
+    ...subscriptionListKeys(ctx, now, id),
+    _type: 'subscription',
+    _version: 0,
+    id,
+    customer_id: customer.id,
+    status: starts_at <= now ? 'active' : 'pending',
+    currency: customer.currency,
+    invoicing_entity_id: entityId,
+    quote_id: input.quote_id ?? null,
+    plan_id: null,
+    checkout_session_id: null,
+    billing_interval: checked.interval,
+    products: checked.products,
+    starts_at,
+    current_period_started_at: periodStart(shape, 0),
+    current_period_ends_at: periodStart(shape, 1),
+    next_billing_at: starts_at,
+    cancel_at_period_end: false,
+    cancelled_at: null,
+    ends_at: null,
+    created_at: now,
+    updated_at: now,
+    billing_index: 0,
+    end_index: null,
+  };
+  subscription.lf = subscriptionListFields(subscription);
+  Object.assign(subscription, billingDueKeys(ctx, subscription));
+  return {
+    subscription,
+    items: [
+      { Put: { TableName: tableName(), Item: subscription, ConditionExpression: 'attribute_not_exists(pk)' } },
+      counterUpdate(ctx, SUBSCRIPTION, 1),
+      currencyLockItem(ctx, customer.id, 'subscription', customer.currency, summaryAlso(subscription)),
+      ...checked.productIds.map((productId) => productUsableCheck(ctx, productId)),
+    ],
+  };
+}
+
+/**
+ * The same for changing an existing subscription (subscription_update quotes): the new full product list, checked
+ * like a new one, in the subscription's currency and billing interval (422 `billing_interval_mismatch` otherwise).
+ * 404 for an unknown subscription, 409 `invalid_state_transition` if cancelled. The change applies from the next
+ * billing date (no proration); a product kept (same product and configuration) keeps its id, and a one-off product
+ * already billed is not billed again. Products the subscription already has may stay even if archived since.
+ *
+ * The items (at most 1 + one per distinct product): `[0]` Put of the subscription on the condition that its version
+ * is still the one read (a failed `[0]` means it changed meanwhile, e.g. billed or cancelled: prepare again, which
+ * answers 409 if it was cancelled); `[1…]` one ConditionCheck per distinct product new to the subscription. The customer item is NOT touched.
+ */
+export async function prepareSubscriptionUpdate(ctx: Ctx, id: string, change: SubscriptionChange): Promise<PreparedSubscription> {
+  const current = await findSubscriptionItem(ctx, id);
+  if (current.status === 'cancelled') throw new Conflict(`Subscription '${id}' is cancelled; it can no longer change.`);
+  const checked = await checkProducts(ctx, change.products, current.currency, {
+    interval: current.billing_interval,
+    productIds: new Set(current.products.map((p) => p.product_id)),
+  });
+  const unused = [...current.products];
+  const products = checked.products.map((product) => {
+    const kept = unused.findIndex((p) => p.product_id === product.product_id && p.price_configuration_id === product.price_configuration_id);
+    if (kept < 0) return product;
+    const [before] = unused.splice(kept, 1);
+    return { ...product, id: before!.id, ...(before!.billed && { billed: true }) };
+  });
+  const subscription: SubscriptionItem = { ...current, products, updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
+  return { subscription, items: [putOnVersion(subscription, current), ...checked.productIds.map((productId) => productUsableCheck(ctx, productId))] };
+}
