@@ -41,6 +41,8 @@ export interface IssuingOptions {
   taxScheme?: 'not_eligible';
   walletLoad?: InvoiceItem['wallet_load'];
   subscriptionId?: string;
+  /** The invoice's id, chosen by the caller so that its own items in `also` can name the invoice (a signed quote). */
+  invoiceId?: string;
   /** More writes that must happen with the invoice (e.g. the wallet's pending load). */
   also?: TransactItem[];
   /**
@@ -151,7 +153,7 @@ interface DraftParts {
 
 function draftItem(ctx: Ctx, input: InvoiceInput, parts: DraftParts): InvoiceItem {
   const { customer, entity, amounts } = parts;
-  const id = newId('inv');
+  const id = parts.options.invoiceId ?? newId('inv');
   const now = ctx.clock.now().toISOString();
   const emitted_at = input.emitted_at ?? now;
   const item: InvoiceItem = {
