@@ -6,6 +6,8 @@ import { CREDIT_LOT, expireCreditLot } from '../credits/expire';
 import { workspaceOf } from '../events/map-change';
 import { endGracePeriod } from '../invoices/grace-period';
 import { GRACE_PERIOD } from '../invoices/invoice';
+import { billSubscription } from '../subscriptions/billing';
+import { SUBSCRIPTION_BILLING } from '../subscriptions/subscription';
 import { autoLoadWallet } from '../wallets/operations';
 import { AUTO_LOAD } from '../wallets/schedule';
 
@@ -14,6 +16,7 @@ export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promis
   [AUTO_LOAD]: (ctx, _key, id) => autoLoadWallet(ctx, id),
   [CREDIT_LOT]: (ctx, key) => expireCreditLot(ctx, key),
   [GRACE_PERIOD]: (ctx, _key, id) => endGracePeriod(ctx, id),
+  [SUBSCRIPTION_BILLING]: (ctx, _key, id) => billSubscription(ctx, id),
 };
 
 export interface DueRun {

@@ -1,0 +1,172 @@
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import { getItem } from '../../db/items';
+import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
+import { DomainError } from '../../errors';
+import { newId } from '../../ids';
+import type { PricedLine } from '../invoices/amounts';
+import { createInvoice } from '../invoices/create';
+import { computePrice } from '../pricing/compute-price';
+import { roundHalfUp } from '../pricing/arithmetic';
+import {
+  billingDueKeys, periodStart, subscriptionKey, subscriptionListFields, type StoredSubscriptionProduct, type SubscriptionItem,
+} from './subscription';
+import { summaryAlso, summaryUpdate, withoutSchedule } from './write';
+
+/** At most this many billing dates are processed per subscription and run; the rest waits for the next run. */
+export const MAX_BILLING_STEPS = 36;
+
+/** The subscription changed between its read and the invoice's transaction: billed by another run, or changed. */
+export class SubscriptionChanged extends Error {
+  constructor(readonly id: string) {
+    super(`Subscription '${id}' changed since it was read (already billed for this date, or updated)`);
+  }
+}
+
+export interface Period {
+  starts_at: string;
+  ends_at: string;
+}
+
+/** What one billing date of a subscription does: the invoice's lines (maybe none) and the subscription after it. */
+export interface BillingStep {
+  /** The billing date (`next_billing_at` of the subscription read). */
+  at: string;
+  lines: PricedLine[];
+  /** The invoice's billing period. */
+  period: Period;
+  next: SubscriptionItem;
+}
+
+const unitAmountOf = (amount: number, units: number): number => (units > 0 ? Number(roundHalfUp(BigInt(amount), BigInt(units))) : amount);
+
+function line(product: StoredSubscriptionProduct, period: Period | null): PricedLine {
+  const amount = computePrice(product.price, { quantity: product.quantity }).amount;
+  const once = product.billing_interval.period === 'once';
+  const interval = product.billing_interval as { period: string; count?: number };
+  return {
+    id: newId('ili'),
+    name: product.name,
+    description: product.description,
+    entry_type: 'product',
+    product_id: product.product_id,
+    product_type: product.product_type,
+    price_id: product.price.prices[0]?.id ?? null,
+    units_count: product.quantity,
+    unit_amount: unitAmountOf(amount, product.quantity),
+    gross: amount,
+    tax_rate_id: null,
+    period_starts_at: period?.starts_at ?? null,
+    period_ends_at: period?.ends_at ?? null,
+    revenue_type: once ? 'one_off' : product.fee_timing === 'in_arrears' ? 'usage' : 'recurring',
+    revenue_interval_count: once ? null : (interval.count ?? null),
+    revenue_interval_period: once ? null : interval.period,
+    display_unit_amount: product.price.type === 'fee',
+    display_service_period: period !== null,
+    original_line_item_id: null,
+  };
+}
+
+/**
+ * The billing date `j = billing_index` (the start of period j), as a pure function of the subscription:
+ * - in-advance recurring products (flat_fee, seat, credit) for period j, unless the subscription ends at this date;
+ * - one-off products not billed yet, unless it ends at this date (so: on the first invoice);
+ * - in-arrears products (dynamic) for period j − 1, when j ≥ 1;
+ * lines of quantity 0 are left out. Then the cursor moves to date j + 1 and the current period to j; or, at the end
+ * date of a cancellation at period end, the subscription is cancelled and leaves the scheduling index.
+ */
+export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string): BillingStep {
+  const j = s.billing_index;
+  const at = periodStart(s, j);
+  const current: Period = { starts_at: at, ends_at: periodStart(s, j + 1) };
+  const previous: Period | null = j >= 1 ? { starts_at: periodStart(s, j - 1), ends_at: at } : null;
+  const ending = s.end_index !== null && j >= s.end_index;
+  const billable = s.products.filter((p) => p.quantity > 0);
+  const advance = ending ? [] : billable.filter((p) => p.fee_timing === 'in_advance' && p.billing_interval.period !== 'once').map((p) => line(p, current));
+  const once = ending ? [] : billable.filter((p) => p.billing_interval.period === 'once' && !p.billed);
+  const arrears = previous ? billable.filter((p) => p.fee_timing === 'in_arrears').map((p) => line(p, previous)) : [];
+  const lines = [...advance, ...once.map((p) => line(p, null)), ...arrears];
+  const period = advance.length === 0 && arrears.length > 0 ? previous! : current;
+  const billedOnce = new Set(once.map((p) => p.id));
+  const products = s.products.map((p) => (billedOnce.has(p.id) ? { ...p, billed: true } : p));
+  const base = { ...withoutSchedule(s), products, billing_index: j + 1, updated_at: now, _version: s._version + 1 };
+  const next: SubscriptionItem = ending
+    ? { ...base, status: 'cancelled', next_billing_at: null }
+    : { ...base, status: 'active', next_billing_at: current.ends_at, current_period_started_at: current.starts_at, current_period_ends_at: current.ends_at };
+  next.lf = subscriptionListFields(next);
+  if (!ending) Object.assign(next, billingDueKeys(ctx, next));
+  return { at, lines, period, next };
+}
+
+/** The subscription moved past a billing date, on the condition that nobody did first (the billed-through cursor). */
+const advanceItem = (next: SubscriptionItem, read: SubscriptionItem): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: next,
+    ConditionExpression: 'next_billing_at = :at AND #v = :v',
+    ExpressionAttributeNames: { '#v': '_version' },
+    ExpressionAttributeValues: { ':at': read.next_billing_at, ':v': read._version },
+  },
+});
+
+const customerGone = (error: unknown) => error instanceof DomainError && error.code === 'customer_not_found';
+
+/**
+ * The scheduled billing of one subscription: every billing date up to now, one at a time, each in ONE transaction
+ * with its invoice (`createInvoice`'s, with the subscription's conditional move from the date read to the next one
+ * and its summary on the customer). A run that lost the race to another (or that repeats one) fails that condition
+ * and adds nothing: it reads the subscription again and goes on from where the winner left it. A date with nothing
+ * to bill moves the cursor alone. A subscription whose customer was deleted is cancelled (nobody can be invoiced).
+ * Returns how many invoices this call issued.
+ */
+export async function billSubscription(ctx: Ctx, id: string): Promise<number> {
+  let invoices = 0;
+  let s = await getItem<SubscriptionItem>(subscriptionKey(ctx, id), true);
+  for (let step = 0; s && step < MAX_BILLING_STEPS; step++) {
+    const now = ctx.clock.now().toISOString();
+    if (s.status === 'cancelled' || s.next_billing_at === null || s.next_billing_at > now) break;
+    const { lines, period, next } = billingStep(ctx, s, now);
+    const total = lines.reduce((sum, l) => sum + l.gross, 0);
+    try {
+      if (total > 0) {
+        await createInvoice(
+          ctx,
+          { customer_id: s.customer_id, invoicing_entity_id: s.invoicing_entity_id, currency: s.currency, status: 'to_pay', period_starts_at: period.starts_at, period_ends_at: period.ends_at },
+          { lines, subscriptionId: s.id, also: [advanceItem(next, s)], alsoFailed: () => new SubscriptionChanged(s!.id), customer: summaryAlso(next) },
+        );
+        invoices += 1;
+      } else {
+        await transactWrite([advanceItem(next, s), summaryUpdate(ctx, next)]);
+      }
+      s = next;
+    } catch (error) {
+      if (error instanceof SubscriptionChanged || (error instanceof ConditionFailed && error.index === 0)) {
+        s = await getItem<SubscriptionItem>(subscriptionKey(ctx, id), true);
+        continue;
+      }
+      if (customerGone(error)) {
+        await cancelForGoneCustomer(ctx, s, now);
+        break;
+      }
+      throw error;
+    }
+  }
+  return invoices;
+}
+
+/** Immediate cancellation, as the cancel route makes it (cancel.ts); exported for the billing run. */
+export function cancelledNow(s: SubscriptionItem, now: string): SubscriptionItem {
+  const next: SubscriptionItem = {
+    ...withoutSchedule(s), status: 'cancelled', cancel_at_period_end: false, cancelled_at: now, ends_at: now, next_billing_at: null, end_index: null,
+    updated_at: now, _version: s._version + 1,
+  };
+  next.lf = subscriptionListFields(next);
+  return next;
+}
+
+async function cancelForGoneCustomer(ctx: Ctx, s: SubscriptionItem, now: string): Promise<void> {
+  const next = cancelledNow(s, now);
+  await transactWrite([advanceItem(next, s), summaryUpdate(ctx, next)]).catch((error) => {
+    if (!(error instanceof ConditionFailed)) throw error; // changed meanwhile: the next run sees it again
+  });
+}

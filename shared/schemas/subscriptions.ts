@@ -1,0 +1,38 @@
+import { object, type Schema } from './common';
+import { listQuerySchema, type FilterSpec } from './list-query';
+
+/** Kept beside SUBSCRIPTION_STATUSES (shared/domain/subscriptions/subscription.ts); a unit test checks they agree. */
+export const SUBSCRIPTION_STATUS_VALUES = ['pending', 'active', 'cancelled'] as const;
+
+export const subscriptionFilters: FilterSpec = {
+  status: { kind: 'enum', values: SUBSCRIPTION_STATUS_VALUES },
+  customer_id: { kind: 'string' },
+};
+export const subscriptionListQuery = listQuerySchema(subscriptionFilters);
+
+export const subscriptionCancelBody = object({ mode: { type: 'string', enum: ['end_of_period', 'immediately'] } });
+
+const str = { type: 'string' };
+const nstr = { type: ['string', 'null'] };
+const interval = {
+  type: 'object',
+  properties: { period: { type: 'string', enum: ['once', 'days', 'weeks', 'months', 'years'] }, count: { type: 'integer' } },
+};
+
+const subscriptionProduct: Schema = {
+  type: 'object',
+  properties: {
+    id: str, product_id: str, price_configuration_id: str, name: str, product_type: { type: 'string', enum: ['flat_fee', 'seat', 'dynamic', 'credit'] },
+    quantity: { type: 'integer' }, billing_interval: interval, fee_timing: { type: 'string', enum: ['in_advance', 'in_arrears'] },
+  },
+};
+
+export const subscriptionResource: Schema = {
+  type: 'object',
+  properties: {
+    id: str, customer_id: str, status: { type: 'string', enum: SUBSCRIPTION_STATUS_VALUES }, currency: str, invoicing_entity_id: str, quote_id: nstr,
+    plan_id: nstr, checkout_session_id: nstr, billing_interval: interval, products: { type: 'array', items: subscriptionProduct }, starts_at: str,
+    current_period_started_at: nstr, current_period_ends_at: nstr, next_billing_at: nstr, cancel_at_period_end: { type: 'boolean' },
+    cancelled_at: nstr, ends_at: nstr, created_at: str, updated_at: str,
+  },
+};
