@@ -1,0 +1,31 @@
+import type { Ctx } from '../../context';
+import { getItem } from '../../db/items';
+import { counterKey } from '../../db/keys';
+import { parentCounter } from '../../db/pagination';
+import type { TransactItem } from '../../db/transactions';
+import { redemptionsFor } from '../invoices/coupons';
+import { INVOICE } from '../invoices/invoice';
+
+/** True while the customer has no invoice yet (promotion codes `only_for_first_time_order`), as invoices decide it. */
+async function isFirstOrder(ctx: Ctx, customerId: string): Promise<boolean> {
+  const counter = await getItem<{ total?: number }>(counterKey(ctx, parentCounter(INVOICE, 'customer_id', customerId)), true);
+  return (counter?.total ?? 0) === 0;
+}
+
+/**
+ * A quote's promotion code, checked by the catalog's `prepareRedemption` (every rule of the code, plus an amount
+ * coupon's currency): 422 `promotion_code_not_applicable` naming the broken rule. Returns the redemption's counter
+ * increments, which only a signature writes (docs/quotes.md, "Promotion codes").
+ */
+export async function checkPromotionCode(
+  ctx: Ctx,
+  quote: { promotion_code: string | null; customer_id: string; currency: string },
+  productIds: string[],
+): Promise<TransactItem[]> {
+  if (!quote.promotion_code) return [];
+  const redemptions = await redemptionsFor(ctx, {
+    couponIds: [], promotionCode: quote.promotion_code, customerId: quote.customer_id, productIds, currency: quote.currency,
+    isFirstOrder: await isFirstOrder(ctx, quote.customer_id),
+  });
+  return redemptions.items;
+}
