@@ -21,9 +21,9 @@ const NUMBERING_ATTEMPTS = 60;
  */
 export async function createQuote(ctx: Ctx, input: QuoteInput): Promise<Quote> {
   const first = await quoteCustomer(ctx, input.customer_id);
-  const members = { ...EDITABLE_DEFAULTS, invoicing_entity_id: first.invoicing_entity_id, ...editableChanges(input) };
+  const { customer_id: _customer, type: _type, status = 'draft', ...editable } = input;
+  const members = { ...EDITABLE_DEFAULTS, invoicing_entity_id: first.invoicing_entity_id, ...editableChanges(editable) };
   assertTypeRules(input.type, members);
-  const status = input.status ?? 'draft';
   if (status !== 'draft' && members.requires_approval) {
     throw new Conflict(`A quote that requires approval is created in draft: finalize it, then approve it (status '${status}' asked).`);
   }
@@ -77,7 +77,7 @@ export async function createQuote(ctx: Ctx, input: QuoteInput): Promise<Quote> {
       created_at: now,
       updated_at: now,
     };
-    if (status !== 'draft') item.status = status;
+    item.status = status;
     if (status === 'pending_signature') item.sent_at = now;
     item.lf = quoteListFields(item);
     await writeEntries([
