@@ -1,6 +1,7 @@
 /**
  * npm run bench: latency beside the DynamoDB floor, DynamoDB calls per request, a credit top-up beside its
- * TransactWriteItems and its full sequence, invoice creation (10 and 100 lines) and validation beside theirs, webhook
+ * TransactWriteItems and its full sequence, invoice creation (10 and 100 lines) and validation beside theirs, the
+ * scheduled billing run's throughput over 1,000 due subscriptions, webhook
  * message listing as the log grows, the time from a change to its listed message, a product's price configurations listed as they grow (and
  * what skipping costs), bundle sizes and import times, in one run against one
  * in-memory DynamoDB Local. Writes docs/benchmarks.md. A measurement, not a test: it exits
@@ -17,7 +18,7 @@ import { startDynamoLocal, type RunningDynamo } from '../../lib/local/dynamodb-l
 import { generateKeys, signToken } from '../../lib/local/jwt';
 import { measureBundles } from './bundles';
 import {
-  bundleTable, changeReading, changeTable, getReading, invoiceReadTable, invoiceReading, invoiceSendsTable, invoiceTable, latencyTable, listReading,
+  billingReading, billingTable, bundleTable, changeReading, changeTable, getReading, invoiceReadTable, invoiceReading, invoiceSendsTable, invoiceTable, latencyTable, listReading,
   markdownReport, messageListTable, overheadTable, priceCostTable, priceListReading, priceListTable, priceSeedLine, seedLine, targetTable, topupReadTable, topupReading, topupTable,
 } from './report';
 import { checkTargets } from './targets';
@@ -32,6 +33,8 @@ const TOPUP_COUNTS = { warmup: 30, measured: 200 };
  * ~0.1 s) and of the three validation variants (each on a fresh draft created beforehand: 3 drafts a round).
  */
 const INVOICE_COUNTS = { create: { warmup: 20, measured: 100 }, validate: { warmup: 20, measured: 100 } };
+/** Subscriptions due at once for the billing run (~15–25 s), and the rounds of its floor (one subscription's sequence, ~3 s). */
+const BILLING = { subscriptions: 1_000, seedConcurrency: 4, floorCounts: { warmup: 20, measured: 200 } };
 const IMPORT_RUNS = 15;
 /** Webhook messages in the two workspaces whose first list page is compared. */
 const MESSAGE_SIZES = { small: 1_000, large: 50_000 };
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
   const { measurePriceConfigurationLists } = await import('./catalog-scenarios');
   const { measureTopups } = await import('./credit-scenarios');
   const { measureInvoices } = await import('./invoice-scenarios');
+  const { measureBilling } = await import('./billing-scenarios');
   const keys = await generateKeys();
   const api = await startLocalApi({ keys, port: 0 });
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
@@ -97,17 +101,19 @@ async function main(): Promise<void> {
     console.error(`Measuring POST /v1/invoices (10 and 100 lines) and POST /v1/invoices/{id}/validate beside their floors ` +
       `(${INVOICE_COUNTS.create.warmup} warm-up + ${INVOICE_COUNTS.create.measured} rounds of 9; ${INVOICE_COUNTS.validate.warmup} + ${INVOICE_COUNTS.validate.measured} rounds of 3)…`);
     const invoices = await measureInvoices({ baseUrl: api.url, keys, counts: INVOICE_COUNTS });
+    console.error(`Measuring the scheduled billing run over ${BILLING.subscriptions} subscriptions due at once, and its floor (${BILLING.floorCounts.measured} rounds)…`);
+    const billing = await measureBilling({ baseUrl: api.url, keys, ...BILLING });
     const lists = await measureMessageLists({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: MESSAGE_SIZES, counts: LIST_COUNTS, seedConcurrency: SEED_CONCURRENCY });
     const change = await measureChangeToListed({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...CHANGE });
     const prices = await measurePriceConfigurationLists({
       baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: PRICE_SIZES, others: PRICE_OTHERS, skip: PRICE_SKIP,
       counts: LIST_COUNTS, skipCounts: PRICE_SKIP_COUNTS, seedConcurrency: SEED_CONCURRENCY,
     });
-    return { customers, credits, invoices, events: { lists, change }, prices };
+    return { customers, credits, invoices, billing, events: { lists, change }, prices };
   })();
-  const { customers, credits, invoices, events, prices } = await measured.finally(() => api.close());
+  const { customers, credits, invoices, billing, events, prices } = await measured.finally(() => api.close());
 
-  const checks = checkTargets(customers, events, prices, credits, invoices, functions, baseline);
+  const checks = checkTargets(customers, events, prices, credits, invoices, billing, functions, baseline);
   const facts = {
     date: new Date(),
     node: process.version,
@@ -119,11 +125,12 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, functions, baseline, checks));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
     `Credits: a top-up beside its DynamoDB floors\n\n${topupTable(credits)}\n\n${topupReadTable(credits)}\n\n${topupReading(credits)}\n\n` +
     `Invoices: creation and validation beside their DynamoDB floors\n\n${invoiceTable(invoices)}\n\n${invoiceSendsTable(invoices)}\n\n${invoiceReadTable(invoices)}\n\n${invoiceReading(invoices)}\n\n` +
+    `Recurring billing: the scheduled run\n\n${billingTable(billing)}\n\n${billingReading(billing)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
     `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
