@@ -96,6 +96,28 @@ describe('recurring billing by the scheduled run', () => {
     await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
   });
 
+  it('bills a subscription started by signing a quote once per period, across three periods', async () => {
+    const customer = await subscriber(client);
+    const created = await client.post('/v1/quotes', { customer_id: customer.id, type: 'subscription', line_items: [{ ...fee, quantity: 2 }, { ...usage, quantity: 4 }] });
+    expect(created.status).toBe(201);
+    const signed = await client.post(`/v1/quotes/${created.body.id}/sign`, {});
+    expect(signed.status).toBe(200);
+    const sub = await subscription(signed.body.subscription_id);
+    expect(sub).toMatchObject({ status: 'active', quote_id: created.body.id });
+    const t0 = sub.starts_at as string;
+    const dates = [t0, monthsAfter(t0, 1), monthsAfter(t0, 2)];
+    for (const date of dates) {
+      moveTo(date);
+      await Promise.all([run(), run()]);
+      await run();
+    }
+    const invoices = await invoicesOf(customer.id);
+    expect(invoices.map((i) => [i.subscription_id, i.period_starts_at, i.amount_excluding_tax])).toEqual([
+      [sub.id, dates[0], 2_000], [sub.id, dates[1], 2_000 + 800], [sub.id, dates[2], 2_000 + 800],
+    ]);
+    await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
+  });
+
   it('catches up two missed periods, one invoice each', async () => {
     const customer = await subscriber(client);
     const t0 = clock.now().toISOString();
