@@ -118,6 +118,29 @@ describe('recurring billing by the scheduled run', () => {
     await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
   });
 
+  it("applies the signed quote's promotion code to the subscription's invoices as long as its coupon lasts", async () => {
+    const customer = await subscriber(client);
+    const twoMonths = (await client.post('/v1/coupons', { name: 'Two months -10%', type: 'percent', discount_percent: 10, repeat: 'duration', duration: { period: 'months', count: 2 } })).body;
+    const firstOnly = (await client.post('/v1/coupons', { name: 'Welcome 300', type: 'amount', discount_amount: 300, currency: 'EUR', repeat: 'once' })).body;
+    const codes = await Promise.all([twoMonths, firstOnly].map(async (coupon, i) => (await client.post('/v1/promotion-codes', { code: `SUB${i}${Date.now()}`, coupon_id: coupon.id })).body));
+    const signedWith = async (code: string) => {
+      const quote = (await client.post('/v1/quotes', { customer_id: customer.id, type: 'subscription', promotion_code: code, line_items: [{ ...fee, quantity: 2 }] })).body;
+      return subscription((await client.post(`/v1/quotes/${quote.id}/sign`, {})).body.subscription_id);
+    };
+    const [monthly, welcomed] = [await signedWith(codes[0].code), await signedWith(codes[1].code)];
+    expect(monthly.coupons).toEqual([expect.objectContaining({ id: twoMonths.id, repeat: 'duration', duration: { period: 'months', count: 2 } })]);
+    const t0 = monthly.starts_at as string;
+    for (const date of [t0, monthsAfter(t0, 1), monthsAfter(t0, 2)]) {
+      moveTo(date);
+      await run();
+    }
+    const bySubscription = (id: string, invoices: Invoice[]) => invoices.filter((i) => i.subscription_id === id).map((i) => i.amount_excluding_tax);
+    const invoices = await invoicesOf(customer.id);
+    expect(bySubscription(monthly.id, invoices)).toEqual([1_800, 1_800, 2_000]);
+    expect(bySubscription(welcomed.id, invoices)).toEqual([1_700, 2_000, 2_000]);
+    await Promise.all([monthly, welcomed].map((sub) => client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' })));
+  });
+
   it('catches up two missed periods, one invoice each', async () => {
     const customer = await subscriber(client);
     const t0 = clock.now().toISOString();

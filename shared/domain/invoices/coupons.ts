@@ -13,6 +13,8 @@ export const couponTerms = (coupon: CouponItem): CouponTerms => ({
   discount_amount: coupon.discount_amount,
   discount_percent: coupon.discount_percent,
   product_ids: coupon.product_ids,
+  repeat: coupon.repeat,
+  duration: coupon.duration,
 });
 
 const notApplicable = (message: string) => new RuleViolation('coupon_not_applicable', message);

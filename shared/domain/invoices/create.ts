@@ -16,7 +16,7 @@ import { findEntityItem } from '../invoicing-entities/read';
 import { invoiceAmounts, type PricedLine } from './amounts';
 import { redemptionsFor, type Redemptions } from './coupons';
 import { addDays, paymentDelay } from './dates';
-import { assertStorable, INVOICE, invoiceKey, invoiceListFields, invoiceListKeys, toInvoice, type Invoice, type InvoiceItem } from './invoice';
+import { assertStorable, INVOICE, invoiceKey, type CouponTerms, invoiceListFields, invoiceListKeys, toInvoice, type Invoice, type InvoiceItem } from './invoice';
 import { issue } from './issue';
 import { resolveLines } from './lines';
 import { customerSnapshot, sellerSnapshot } from './snapshots';
@@ -38,6 +38,8 @@ export interface InvoiceInput extends InvoicePatch {
 export interface IssuingOptions {
   /** Lines priced by the caller, used instead of `line_items`. */
   lines?: PricedLine[];
+  /** Coupons already redeemed elsewhere (a subscription's, at its signature): applied, not counted again. */
+  coupons?: CouponTerms[];
   taxScheme?: 'not_eligible';
   walletLoad?: InvoiceItem['wallet_load'];
   subscriptionId?: string;
@@ -112,6 +114,7 @@ export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: Issu
       couponIds: input.coupon_ids ?? [], promotionCode: input.promotion_code, customerId: current.id, productIds: resolved.productIds, currency, isFirstOrder: firstOrder,
     });
     const tax = invoiceTaxScheme(current, entity, { tax_rate: input.tax_rate, tax_scheme: options.taxScheme });
+    if (options.coupons) redemptions.terms.unshift(...options.coupons);
     const amounts = invoiceAmounts(resolved.lines, redemptions.terms, tax.rate);
     const draft = draftItem(ctx, input, { customer: current, entity, currency, tax, amounts, redemptions, options });
     const issued = input.status === 'to_pay' ? issue(ctx, draft, entity, current, { allowGrace: false }) : undefined;

@@ -135,6 +135,9 @@ export interface CouponTerms {
   discount_amount: number | null;
   discount_percent: number | null;
   product_ids: string[] | null;
+  /** How long the coupon lasts on a subscription's invoices (once: the first; forever; duration: that long). */
+  repeat?: 'once' | 'forever' | 'duration';
+  duration?: { period: 'days' | 'weeks' | 'months' | 'years'; count: number } | null;
 }
 
 /** The stored invoice: the public members plus what the domain needs and never returns. */

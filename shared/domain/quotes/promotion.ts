@@ -4,7 +4,7 @@ import { counterKey } from '../../db/keys';
 import { parentCounter } from '../../db/pagination';
 import type { TransactItem } from '../../db/transactions';
 import { redemptionsFor } from '../invoices/coupons';
-import { INVOICE } from '../invoices/invoice';
+import { INVOICE, type CouponTerms } from '../invoices/invoice';
 
 /** True while the customer has no invoice yet (promotion codes `only_for_first_time_order`), as invoices decide it. */
 async function isFirstOrder(ctx: Ctx, customerId: string): Promise<boolean> {
@@ -22,10 +22,19 @@ export async function checkPromotionCode(
   quote: { promotion_code: string | null; customer_id: string; currency: string },
   productIds: string[],
 ): Promise<TransactItem[]> {
-  if (!quote.promotion_code) return [];
+  return (await promotionCoupons(ctx, quote, productIds)).items;
+}
+
+/** The same, with the coupon the code brings: a subscription signed with it applies it to its invoices. */
+export async function promotionCoupons(
+  ctx: Ctx,
+  quote: { promotion_code: string | null; customer_id: string; currency: string },
+  productIds: string[],
+): Promise<{ items: TransactItem[]; terms: CouponTerms[] }> {
+  if (!quote.promotion_code) return { items: [], terms: [] };
   const redemptions = await redemptionsFor(ctx, {
     couponIds: [], promotionCode: quote.promotion_code, customerId: quote.customer_id, productIds, currency: quote.currency,
     isFirstOrder: await isFirstOrder(ctx, quote.customer_id),
   });
-  return redemptions.items;
+  return { items: redemptions.items, terms: redemptions.terms };
 }

@@ -6,7 +6,7 @@ import { newId } from '../../ids';
 import { createInvoice } from '../invoices/create';
 import { withFileId, type QuoteFileInput } from './input';
 import { lineInputs, resolveQuoteLines, type ResolvedQuoteLines } from './lines';
-import { checkPromotionCode } from './promotion';
+import { promotionCoupons } from './promotion';
 import { quoteListFields, toQuote, type Quote, type QuoteItem } from './quote';
 import { findQuoteItem } from './read';
 import { assertNotExpired } from './status';
@@ -113,10 +113,11 @@ async function startSubscription(ctx: Ctx, current: QuoteItem, signed: QuoteItem
   const subscription = await subscriptionToUpdate(ctx, current);
   const kept = keptProducts(subscription);
   const resolved = await linesAtSignature(ctx, current, kept);
-  const [prepared, redemption] = await Promise.all([
-    prepareEffect(ctx, current, lineInputs(current.line_items), current.starts_at ?? signed.signed_at!),
-    checkPromotionCode(ctx, current, resolved.productIds),
-  ]);
+  // The code's coupon goes with a new subscription, which applies it to its invoices as long as the coupon lasts.
+  const promotion = await promotionCoupons(ctx, current, resolved.productIds);
+  const coupons = current.type === 'subscription' ? promotion.terms : [];
+  const prepared = await prepareEffect(ctx, current, lineInputs(current.line_items), current.starts_at ?? signed.signed_at!, coupons);
+  const redemption = promotion.items;
   const next: QuoteItem = { ...signed, subscription_id: prepared.subscription.id, child_subscription_ids: [prepared.subscription.id] };
   next.lf = quoteListFields(next);
   const ours: Entry[] = [

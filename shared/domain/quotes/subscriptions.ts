@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context';
 import { Conflict, NotFound, RuleViolation } from '../../errors';
+import type { CouponTerms } from '../invoices/invoice';
 import { prepareSubscription, prepareSubscriptionUpdate, type PreparedSubscription } from '../subscriptions/prepare';
 import type { SubscriptionItem } from '../subscriptions/subscription';
 import { findSubscriptionItem } from '../subscriptions/write';
@@ -34,11 +35,13 @@ export const needsSubscription = (type: QuoteType): boolean => type !== 'one_off
  * recurring billing interval, at least one recurring product…); nothing is written. Its answers about the
  * subscription named by the quote become 422s: the quote route is not about that resource.
  */
-export async function prepareEffect(ctx: Ctx, quote: QuoteFacts, lines: readonly QuoteLineInput[], startsAt: string): Promise<PreparedSubscription> {
+export async function prepareEffect(
+  ctx: Ctx, quote: QuoteFacts, lines: readonly QuoteLineInput[], startsAt: string, coupons: CouponTerms[] = [],
+): Promise<PreparedSubscription> {
   const products = lines.map((l) => ({ product_id: l.product_id!, price_configuration_id: l.price_configuration_id, quantity: l.quantity ?? 1 }));
   if (quote.type === 'subscription') {
     return prepareSubscription(ctx, {
-      customer_id: quote.customer_id, starts_at: startsAt, products, quote_id: quote.id ?? null, invoicing_entity_id: quote.invoicing_entity_id,
+      customer_id: quote.customer_id, starts_at: startsAt, products, quote_id: quote.id ?? null, invoicing_entity_id: quote.invoicing_entity_id, coupons,
     });
   }
   try {

@@ -6,10 +6,11 @@ import { DomainError } from '../../errors';
 import { newId } from '../../ids';
 import type { PricedLine } from '../invoices/amounts';
 import { createInvoice } from '../invoices/create';
+import type { CouponTerms } from '../invoices/invoice';
 import { computePrice } from '../pricing/compute-price';
 import { roundHalfUp } from '../pricing/arithmetic';
 import {
-  billingDueKeys, periodStart, subscriptionKey, subscriptionListFields, type StoredSubscriptionProduct, type SubscriptionItem,
+  billingDueKeys, couponsFor, periodStart, subscriptionKey, subscriptionListFields, type StoredSubscriptionProduct, type SubscriptionItem,
 } from './subscription';
 import { summaryAlso, summaryUpdate, withoutSchedule } from './write';
 
@@ -33,6 +34,8 @@ export interface BillingStep {
   /** The billing date (`next_billing_at` of the subscription read). */
   at: string;
   lines: PricedLine[];
+  /** The subscription's coupons that still apply to this invoice. */
+  coupons: CouponTerms[];
   /** The invoice's billing period. */
   period: Period;
   next: SubscriptionItem;
@@ -89,13 +92,15 @@ export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string): Billing
   const period = advance.length === 0 && arrears.length > 0 ? previous! : current;
   const billedOnce = new Set(once.map((p) => p.id));
   const products = s.products.map((p) => (billedOnce.has(p.id) ? { ...p, billed: true } : p));
-  const base = { ...withoutSchedule(s), products, billing_index: j + 1, updated_at: now, _version: s._version + 1 };
+  const coupons = couponsFor(s, period.starts_at);
+  const issues = lines.some((l) => l.gross > 0);
+  const base = { ...withoutSchedule(s), products, billing_index: j + 1, first_invoice_issued: s.first_invoice_issued || issues, updated_at: now, _version: s._version + 1 };
   const next: SubscriptionItem = ending
     ? { ...base, status: 'cancelled', next_billing_at: null }
     : { ...base, status: 'active', next_billing_at: current.ends_at, current_period_started_at: current.starts_at, current_period_ends_at: current.ends_at };
   next.lf = subscriptionListFields(next);
   if (!ending) Object.assign(next, billingDueKeys(ctx, next));
-  return { at, lines, period, next };
+  return { at, lines, coupons, period, next };
 }
 
 /** The subscription moved past a billing date, on the condition that nobody did first (the billed-through cursor). */
@@ -125,14 +130,14 @@ export async function billSubscription(ctx: Ctx, id: string): Promise<number> {
   for (let step = 0; s && step < MAX_BILLING_STEPS; step++) {
     const now = ctx.clock.now().toISOString();
     if (s.status === 'cancelled' || s.next_billing_at === null || s.next_billing_at > now) break;
-    const { lines, period, next } = billingStep(ctx, s, now);
+    const { lines, coupons, period, next } = billingStep(ctx, s, now);
     const total = lines.reduce((sum, l) => sum + l.gross, 0);
     try {
       if (total > 0) {
         await createInvoice(
           ctx,
           { customer_id: s.customer_id, invoicing_entity_id: s.invoicing_entity_id, currency: s.currency, status: 'to_pay', period_starts_at: period.starts_at, period_ends_at: period.ends_at },
-          { lines, subscriptionId: s.id, also: [advanceItem(next, s)], alsoFailed: () => new SubscriptionChanged(s!.id), customer: summaryAlso(next) },
+          { lines, coupons, subscriptionId: s.id, also: [advanceItem(next, s)], alsoFailed: () => new SubscriptionChanged(s!.id), customer: summaryAlso(next) },
         );
         invoices += 1;
       } else {

@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context';
+import type { CouponTerms } from '../invoices/invoice';
 import { tableName } from '../../db/client';
 import { getItem } from '../../db/items';
 import { counterUpdate } from '../../db/pagination';
@@ -34,6 +35,8 @@ export interface NewSubscriptionInput {
   quote_id?: string | null;
   /** Default: the customer's. */
   invoicing_entity_id?: string;
+  /** Coupons already redeemed by the caller (a quote's promotion code at its signature), applied to the invoices. */
+  coupons?: CouponTerms[];
 }
 
 /** The new full product list of a subscription. */
@@ -203,6 +206,8 @@ export async function prepareSubscription(ctx: Ctx, input: NewSubscriptionInput)
     updated_at: now,
     billing_index: 0,
     end_index: null,
+    coupons: input.coupons ?? [],
+    first_invoice_issued: false,
   };
   subscription.lf = subscriptionListFields(subscription);
   Object.assign(subscription, billingDueKeys(ctx, subscription));

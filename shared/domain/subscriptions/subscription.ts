@@ -6,6 +6,7 @@ import type { BillingInterval } from '../catalog/price-configuration';
 import type { ProductType } from '../catalog/product';
 import type { CustomerSubscriptionSummary } from '../customers/customer';
 import type { PricedConfiguration } from '../pricing/types';
+import type { CouponTerms } from '../invoices/invoice';
 import { addInterval } from '../wallets/schedule';
 
 export const SUBSCRIPTION = 'SUB';
@@ -71,6 +72,10 @@ export interface SubscriptionItem extends StoredItem {
   billing_index: number;
   /** With `cancel_at_period_end`: the index of the billing date `ends_at`, the last one (it bills arrears only). */
   end_index: number | null;
+  /** The coupons it was sold with (a quote's promotion code), applied to its invoices as long as each lasts. */
+  coupons?: CouponTerms[];
+  /** Set by its first invoice: `once` coupons are spent. */
+  first_invoice_issued?: boolean;
   gsi4pk?: string;
   gsi4sk?: string;
 }
@@ -90,6 +95,18 @@ export const subscriptionListFields = (s: Pick<SubscriptionItem, 'status' | 'cus
 /** The start of period `index` (period 0 starts at `starts_at`), counted from the start so month ends do not drift. */
 export const periodStart = (s: Pick<SubscriptionItem, 'starts_at' | 'billing_interval'>, index: number): string =>
   index === 0 ? new Date(s.starts_at).toISOString() : addInterval(new Date(s.starts_at), s.billing_interval, index).toISOString();
+
+/**
+ * The coupons of the invoice billed at period `periodStartsAt`: `forever` ones always, `once` ones on the first
+ * invoice, `duration` ones while the period starts within that duration of the subscription's start.
+ */
+export function couponsFor(s: Pick<SubscriptionItem, 'coupons' | 'first_invoice_issued' | 'starts_at'>, periodStartsAt: string): CouponTerms[] {
+  return (s.coupons ?? []).filter((c) => {
+    if (c.repeat === 'forever') return true;
+    if (c.repeat === 'duration' && c.duration) return periodStartsAt < addInterval(new Date(s.starts_at), c.duration, 1).toISOString();
+    return !s.first_invoice_issued;
+  });
+}
 
 /** The customer's `subscriptions` entry of this subscription. */
 export const subscriptionSummary = (s: SubscriptionItem): CustomerSubscriptionSummary => ({
@@ -124,6 +141,9 @@ export const toSubscription = (s: SubscriptionItem) => ({
   checkout_session_id: s.checkout_session_id,
   billing_interval: s.billing_interval,
   products: s.products.map(toProduct),
+  coupons: (s.coupons ?? []).map(({ id, name, type, discount_amount, discount_percent, product_ids, repeat, duration }) => ({
+    id, name, type, discount_amount, discount_percent, product_ids, repeat: repeat ?? 'once', duration: duration ?? null,
+  })),
   starts_at: s.starts_at,
   current_period_started_at: s.current_period_started_at,
   current_period_ends_at: s.current_period_ends_at,
