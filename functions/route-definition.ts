@@ -1,5 +1,5 @@
 import type { Scope } from '../shared/http/route-meta';
-import type { Schema } from '../shared/schemas/common';
+import { idPath, type Schema } from '../shared/schemas/common';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -31,3 +31,13 @@ export const listOf = (item: Schema): Schema => ({
     data: { type: 'array', items: item },
   },
 });
+
+/**
+ * The action routes of one resource: `POST <path>/{id}/<verb>` (handler `functions/<dir>/<verb>.ts`), answering 200
+ * with the resource. `actionsOf({...})('voidQuote', 'void', 'Void a quote', body?)`.
+ */
+export const actionsOf = (resource: { path: string; dir: string; tag: string; schema: Schema }) =>
+  (id: string, verb: string, summary: string, body?: Schema): RouteDefinition => ({
+    id, method: 'POST', path: `${resource.path}/{id}/${verb}`, handler: `functions/${resource.dir}/${verb}.ts`, scope: 'write', tag: resource.tag, summary,
+    request: { path: idPath, ...(body && { body }) }, response: { status: 200, schema: resource.schema },
+  });

@@ -1,14 +1,12 @@
-import { listOf, type RouteDefinition } from '../route-definition';
+import { actionsOf, listOf, type RouteDefinition } from '../route-definition';
 import { invoiceDownloadRoute } from './download-route';
 import { idPath } from '../../shared/schemas/common';
 import {
   chargeBody, creditNoteCreateBody, invoiceCreateBody, invoiceListQuery, invoiceResource, invoiceUpdateBody, transactionCreateBody,
 } from '../../shared/schemas/invoices';
 
-const action = (id: string, verb: string, summary: string): RouteDefinition => ({
-  id, method: 'POST', path: `/v1/invoices/{id}/${verb}`, handler: `functions/invoices/${verb}.ts`,
-  scope: 'write', tag: 'Invoices', summary, request: { path: idPath }, response: { status: 200, schema: invoiceResource },
-});
+/** `POST /v1/invoices/{id}/<verb>`: one status move of decisions.md ("Invoices"), answering 200 with the invoice. */
+const action = actionsOf({ path: '/v1/invoices', dir: 'invoices', tag: 'Invoices', schema: invoiceResource });
 
 export const invoiceRoutes: RouteDefinition[] = [
   {
@@ -37,7 +35,7 @@ export const invoiceRoutes: RouteDefinition[] = [
   action('validateInvoice', 'validate', 'Validate a draft: number it and move it to grace_period or to_pay'),
   action('markInvoiceUncollectible', 'uncollectible', 'Mark an unpaid invoice uncollectible (bad debt)'),
   action('voidInvoice', 'void', 'Void an unpaid invoice: a credit note for its full amount is created'),
-  { ...action('chargeInvoice', 'charge', 'Charge the amount due with a saved payment method (a decline moves the invoice to error)'), request: { path: idPath, body: chargeBody } },
+  action('chargeInvoice', 'charge', 'Charge the amount due with a saved payment method (a decline moves the invoice to error)', chargeBody),
   {
     id: 'createInvoiceTransaction', method: 'POST', path: '/v1/invoices/{id}/transactions', handler: 'functions/invoices/transactions.ts',
     scope: 'write', tag: 'Invoices', summary: 'Record a payment (transfer, cash…) or pay from the wallet; answers with the invoice',

@@ -1,14 +1,11 @@
-import { listOf, type RouteDefinition } from '../route-definition';
+import { actionsOf, listOf, type RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
 import {
   quoteCreateBody, quoteListQuery, quoteResource, quoteSendBody, quoteSignBody, quoteUpdateBody, quoteVoidBody,
 } from '../../shared/schemas/quotes';
 
 /** `POST /v1/quotes/{id}/<verb>`: one status move of decisions.md ("Quotes"), answering 200 with the quote. */
-const action = (id: string, verb: string, summary: string, body?: Record<string, unknown>): RouteDefinition => ({
-  id, method: 'POST', path: `/v1/quotes/{id}/${verb}`, handler: `functions/quotes/${verb}.ts`,
-  scope: 'write', tag: 'Quotes', summary, request: { path: idPath, ...(body && { body }) }, response: { status: 200, schema: quoteResource },
-});
+const action = actionsOf({ path: '/v1/quotes', dir: 'quotes', tag: 'Quotes', schema: quoteResource });
 
 export const quoteRoutes: RouteDefinition[] = [
   {
