@@ -10,7 +10,8 @@ import { makeCtx, type Ctx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
 import { versionCondition } from '../../shared/db/items';
 import { counterKey, type Key } from '../../shared/db/keys';
-import { counterUpdate, parentCounter } from '../../shared/db/pagination';
+import { counterUpdate } from '../../shared/db/pagination';
+import { customerInvoiceCounter } from '../../shared/domain/invoices/read';
 import type { TransactItem } from '../../shared/db/transactions';
 import { PRICE_CONFIGURATION, priceConfigurationKey } from '../../shared/domain/catalog/price-configuration';
 import { PRODUCT, productKey } from '../../shared/domain/catalog/product';
@@ -127,7 +128,7 @@ const createTransaction = (ctx: Ctx, p: CreateParties, invoice: InvoiceItem): Tr
   productUsableCheck(ctx, p.productId),
   { Put: { TableName: tableName(), Item: invoice, ConditionExpression: 'attribute_not_exists(pk)' } },
   counterUpdate(ctx, INVOICE, 1),
-  counterUpdate(ctx, parentCounter(INVOICE, 'customer_id', p.customerId), 1),
+  counterUpdate(ctx, customerInvoiceCounter(p.customerId), 1),
   currencyLockItem(ctx, p.customerId, 'invoice', CURRENCY),
 ];
 
@@ -141,7 +142,7 @@ function createFullFloor(ctx: Ctx, p: CreateParties, template: InvoiceItem, writ
   const customer = customerItemKey(ctx, p.customerId);
   const configuration = priceConfigurationKey(ctx, p.priceConfigurationId);
   const product = productKey(ctx, p.productId);
-  const counter = counterKey(ctx, parentCounter(INVOICE, 'customer_id', p.customerId));
+  const counter = counterKey(ctx, customerInvoiceCounter(p.customerId));
   const entity = entityItemKey(ctx, p.entityId);
   return async () => {
     await consistentGet(customer);

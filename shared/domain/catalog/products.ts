@@ -7,12 +7,10 @@ import { asSoftDeleted, softDelete } from '../../db/soft-delete';
 import { transactWrite } from '../../db/transactions';
 import { newId } from '../../ids';
 import { productFilters } from '../../schemas/catalog';
+import { definedMembers } from '../../objects';
 import { buildFilter } from '../../schemas/list-query';
 import { PRODUCT, productKey, productListFields, toProduct, type Product, type ProductInput, type ProductItem, type ProductType } from './product';
 import { configurationsOf, findProductItem } from './read';
-
-const withoutUndefined = <T extends object>(input: T): Partial<T> =>
-  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 async function withConfigurations(ctx: Ctx, item: ProductItem): Promise<Product> {
   return toProduct(item, (await configurationsOf(ctx, [item.id])).get(item.id) ?? []);
@@ -39,7 +37,7 @@ export async function createProduct(ctx: Ctx, input: ProductInput & { name: stri
     accounting: {},
     is_available_on_demand: true,
     is_available_on_subscription: true,
-    ...withoutUndefined(input),
+    ...definedMembers(input),
     created_at: now,
     updated_at: now,
     deleted_at: null,
@@ -69,7 +67,7 @@ export async function listProducts(ctx: Ctx, query: { take: number; skip: number
 export async function updateProduct(ctx: Ctx, id: string, input: ProductInput): Promise<Product> {
   const item = await retryOnRace(async () => {
     const current = await findProductItem(ctx, id);
-    const next: ProductItem = { ...current, ...withoutUndefined(input), updated_at: ctx.clock.now().toISOString() };
+    const next: ProductItem = { ...current, ...definedMembers(input), updated_at: ctx.clock.now().toISOString() };
     next.lf = productListFields(next);
     return putIfUnchanged(next, current._version);
   });

@@ -1,8 +1,7 @@
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
-import { getItem, retryOnRace } from '../../db/items';
-import { counterKey } from '../../db/keys';
-import { counterUpdate, parentCounter } from '../../db/pagination';
+import { retryOnRace } from '../../db/items';
+import { counterUpdate } from '../../db/pagination';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
 import { RuleViolation } from '../../errors';
 import { newId } from '../../ids';
@@ -11,6 +10,7 @@ import { productUsableCheck } from '../catalog/usable';
 import type { CustomerItem } from '../customers/customer';
 import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
 import { findCustomerItem } from '../customers/read';
+import { customerInvoiceCounter, isFirstOrder } from './read';
 import type { EntityItem } from '../invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../invoicing-entities/read';
 import { invoiceAmounts, type PricedLine } from './amounts';
@@ -80,13 +80,6 @@ function currencyOf(customer: CustomerItem, given: string | undefined): string {
     throw new RuleViolation('currency_mismatch', `Customer '${customer.id}' is billed in ${customer.currency}; an invoice in ${given} is not possible.`);
   }
   return customer.currency;
-}
-
-const customerInvoiceCounter = (customerId: string) => parentCounter(INVOICE, 'customer_id', customerId);
-
-async function isFirstOrder(ctx: Ctx, customerId: string): Promise<boolean> {
-  const counter = await getItem<{ total?: number }>(counterKey(ctx, customerInvoiceCounter(customerId)), true);
-  return (counter?.total ?? 0) === 0;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
-import { getItem, retryOnRace, versionCondition } from '../../db/items';
+import { retryOnRace, versionCondition } from '../../db/items';
 import { ledgerItems } from '../../db/ledger';
 import { counterUpdate } from '../../db/pagination';
 import { transactWrite, type TransactItem } from '../../db/transactions';
@@ -9,7 +9,8 @@ import { newId } from '../../ids';
 import type { EntityItem } from '../invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../invoicing-entities/read';
 import { walletChange } from '../wallets/ledger';
-import { walletKey, walletOfCustomerKey, type WalletItem } from '../wallets/wallet';
+import type { WalletItem } from '../wallets/wallet';
+import { findCustomerWallet } from '../wallets/wallets';
 import { creditedParts, creditLines, type CreditRequest } from './credit-amounts';
 import { INVOICE, invoiceKey, invoiceListFields, invoiceListKeys, toInvoice, type Invoice, type InvoiceItem } from './invoice';
 import { takeNumber } from './numbering';
@@ -38,8 +39,7 @@ function refundMethodOf(input: CreditNoteInput, invoice: InvoiceItem, entity: En
 }
 
 async function customerWallet(ctx: Ctx, customerId: string): Promise<WalletItem> {
-  const marker = await getItem<{ wallet_id: string }>(walletOfCustomerKey(ctx, customerId), true);
-  const wallet = marker && (await getItem<WalletItem>(walletKey(ctx, marker.wallet_id), true));
+  const wallet = await findCustomerWallet(ctx, customerId);
   if (!wallet) throw new RuleViolation('wallet_missing', `Customer '${customerId}' has no wallet to refund to.`);
   return wallet;
 }

@@ -1,11 +1,12 @@
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
-import { getItem, retryOnRace, versionCondition } from '../../db/items';
+import { retryOnRace, versionCondition } from '../../db/items';
 import { transactWrite, type TransactItem } from '../../db/transactions';
 import { Conflict, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { walletDebitItems } from '../wallets/ledger';
-import { walletKey, walletOfCustomerKey, type WalletItem } from '../wallets/wallet';
+import type { WalletItem } from '../wallets/wallet';
+import { findCustomerWallet } from '../wallets/wallets';
 import { toInvoice, type Invoice, type InvoiceItem } from './invoice';
 import { findInvoiceItem } from './read';
 import { paymentTransaction, settlementItems, withPayment } from './settle';
@@ -31,8 +32,7 @@ export function assertPayable(ctx: Ctx, invoice: InvoiceItem): void {
 }
 
 async function liveWallet(ctx: Ctx, invoice: InvoiceItem): Promise<WalletItem> {
-  const marker = await getItem<{ wallet_id: string }>(walletOfCustomerKey(ctx, invoice.customer_id), true);
-  const wallet = marker && (await getItem<WalletItem>(walletKey(ctx, marker.wallet_id), true));
+  const wallet = await findCustomerWallet(ctx, invoice.customer_id);
   if (!wallet) throw new RuleViolation('wallet_missing', `Customer '${invoice.customer_id}' has no wallet to pay from.`);
   if (wallet.state !== 'active') throw new RuleViolation('wallet_paused', `Wallet '${wallet.id}' is paused: it does not pay invoices.`);
   if (invoice.wallet_load) throw new RuleViolation('wallet_load_not_payable_from_wallet', 'A wallet load cannot be paid from the wallet it loads.');

@@ -3,6 +3,7 @@ import { tableName } from '../../db/client';
 import { retryOnRace, versionCondition } from '../../db/items';
 import { ConditionFailed, transactWrite } from '../../db/transactions';
 import { Conflict } from '../../errors';
+import { definedMembers } from '../../objects';
 import { productArchived } from '../catalog/errors';
 import { productUsableCheck } from '../catalog/usable';
 import { formatRate } from '../../money/tax-rate';
@@ -57,7 +58,7 @@ export async function updateInvoice(ctx: Ctx, id: string, patch: InvoicePatch): 
     const current = await findInvoiceItem(ctx, id);
     assertEditable(current, patch);
     const { line_items: _lines, tax_rate, ...members } = patch;
-    const next: InvoiceItem = { ...current, ...withoutUndefined(members), updated_at: ctx.clock.now().toISOString() };
+    const next: InvoiceItem = { ...current, ...definedMembers(members), updated_at: ctx.clock.now().toISOString() };
     next.fixed_dates = { emitted_at: current.fixed_dates.emitted_at || patch.emitted_at !== undefined, due_at: current.fixed_dates.due_at || patch.due_at !== undefined };
     if (tax_rate !== undefined) Object.assign(next, { tax_scheme: 'manual', tax_rate_exact: formatRate(tax_rate), tax_rate: Number(formatRate(tax_rate)) });
     if (resolved || tax_rate !== undefined) {
@@ -78,5 +79,3 @@ export async function updateInvoice(ctx: Ctx, id: string, patch: InvoicePatch): 
     return toInvoice(written);
   });
 }
-
-const withoutUndefined = <T extends object>(input: T): Partial<T> => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -1,6 +1,7 @@
 import type { Ctx } from '../../context';
 import { entityKey, listIndexKeys } from '../../db/keys';
 import type { StoredItem } from '../../db/items';
+import { definedMembers } from '../../objects';
 
 export const ENTITY = 'IVE';
 
@@ -93,20 +94,20 @@ export function newEntityItem(ctx: Ctx, id: string, input: EntityInput & Pick<En
     brand_color: null,
     forced_customer_type: null,
     credit_note_wallet_refund_enabled: false,
-    ...withoutUndefined(input),
+    ...definedMembers(input),
+    name: input.name,
+    country: input.country,
+    currency: input.currency,
     created_at: now,
     updated_at: now,
     deleted_at: null,
   };
 }
 
-const withoutUndefined = <T extends object>(input: T): T =>
-  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as T;
-
 /** Applies a partial update (omitted members kept, `null` clears) and refreshes the derived attributes. */
 export const applyEntityInput = (item: EntityItem, input: EntityInput, now: string): EntityItem => ({
   ...item,
-  ...withoutUndefined(input),
+  ...definedMembers(input),
   updated_at: now,
 });
 

@@ -1,16 +1,8 @@
 import type { Ctx } from '../../context';
-import { getItem } from '../../db/items';
-import { counterKey } from '../../db/keys';
-import { parentCounter } from '../../db/pagination';
 import type { TransactItem } from '../../db/transactions';
 import { redemptionsFor } from '../invoices/coupons';
-import { INVOICE, type CouponTerms } from '../invoices/invoice';
-
-/** True while the customer has no invoice yet (promotion codes `only_for_first_time_order`), as invoices decide it. */
-async function isFirstOrder(ctx: Ctx, customerId: string): Promise<boolean> {
-  const counter = await getItem<{ total?: number }>(counterKey(ctx, parentCounter(INVOICE, 'customer_id', customerId)), true);
-  return (counter?.total ?? 0) === 0;
-}
+import type { CouponTerms } from '../invoices/invoice';
+import { isFirstOrder } from '../invoices/read';
 
 /**
  * A quote's promotion code, checked by the catalog's `prepareRedemption` (every rule of the code, plus an amount

@@ -20,6 +20,12 @@ export async function findWalletItem(ctx: Ctx, id: string): Promise<WalletItem> 
   return item;
 }
 
+/** The customer's wallet (one per customer, found through its marker), or undefined when it has none. */
+export async function findCustomerWallet(ctx: Ctx, customerId: string): Promise<WalletItem | undefined> {
+  const marker = await getItem<{ wallet_id: string }>(walletOfCustomerKey(ctx, customerId), true);
+  return marker && getItem<WalletItem>(walletKey(ctx, marker.wallet_id), true);
+}
+
 export const getWallet = async (ctx: Ctx, id: string): Promise<Wallet> => toWallet(await findWalletItem(ctx, id));
 
 export const listWallets = (ctx: Ctx, query: { take: number; skip: number } & Record<string, unknown>): Promise<Page<Wallet>> =>
