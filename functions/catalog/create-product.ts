@@ -1,6 +1,5 @@
-import { createProduct } from '../../shared/domain/catalog/products';
-import type { ProductInput, ProductType } from '../../shared/domain/catalog/product';
+import { createProduct, type ProductCreateInput } from '../../shared/domain/catalog/products';
 import { httpHandler } from '../../shared/http/handler';
 import { route } from '../../shared/schemas/generated/createProduct.js';
 
-export const handler = httpHandler<ProductInput & { name: string; type: ProductType }>(route, ({ ctx, body }) => createProduct(ctx, body));
+export const handler = httpHandler<ProductCreateInput>(route, ({ ctx, body }) => createProduct(ctx, body));

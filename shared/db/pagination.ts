@@ -14,6 +14,8 @@ export interface PageRequest {
   filter?: (fields: ListFields) => boolean;
   /** Lists only the children of one parent, from the keys-only parent index (`gsi3`) and the parent's counter. */
   parent?: { field: string; value: string };
+  /** `-created_at`: newest first; otherwise oldest first. */
+  sort?: string;
 }
 
 export interface Page<T> {
@@ -41,7 +43,7 @@ export async function listPage<Item, T>(
   toResource: (item: Item) => T,
 ): Promise<Page<T>> {
   const { take, skip, filter, parent } = request;
-  const source = parent ? parentSource(ctx, type, parent) : listSource(ctx, type);
+  const source = { ...(parent ? parentSource(ctx, type, parent) : listSource(ctx, type)), newestFirst: request.sort === '-created_at' };
   const [keys, total] = filter
     ? await scanIndexFiltered(source, request, filter)
     : await Promise.all([readIndexWindow(source, skip, take), readCounter(ctx, source.counter)]).then(
@@ -60,6 +62,8 @@ interface Source {
   partitionKey: string;
   partition: string;
   counter: string;
+  /** Index keys sort by creation: read them backwards for newest first. */
+  newestFirst?: boolean;
 }
 
 const listSource = (ctx: Ctx, type: EntityType): Source => ({ index: 'gsi1', partitionKey: 'gsi1pk', partition: listPartition(ctx, type), counter: type });
@@ -116,6 +120,7 @@ function queryIndex(source: Source, limit: number, cursor: Record<string, unknow
       KeyConditionExpression: `${source.partitionKey} = :p`,
       ExpressionAttributeValues: { ':p': source.partition },
       ProjectionExpression: withFields ? 'pk, sk, lf' : 'pk, sk',
+      ScanIndexForward: !source.newestFirst,
       Limit: limit,
       ExclusiveStartKey: cursor,
     }),
@@ -142,16 +147,16 @@ async function batchGet(keys: Key[]): Promise<Record<string, unknown>[]> {
 }
 
 /**
- * The counter update that goes in the same transaction as the insert (+1) or the removal (-1). With `max`, the
- * insert fails its condition once the workspace holds that many.
+ * The counter update that goes in the same transaction as the inserts (+n) or the removals (-n). With `max`, an
+ * insert fails its condition when the workspace would hold more than that many.
  */
-export const counterUpdate = (ctx: Ctx, type: EntityType | string, delta: 1 | -1, max?: number) => ({
+export const counterUpdate = (ctx: Ctx, type: EntityType | string, delta: number, max?: number) => ({
   Update: {
     TableName: tableName(),
     Key: counterKey(ctx, type),
     UpdateExpression: 'ADD #total :d',
     ExpressionAttributeNames: { '#total': 'total' },
-    ExpressionAttributeValues: { ':d': delta, ...(max !== undefined && { ':max': max }) },
+    ExpressionAttributeValues: { ':d': delta, ...(max !== undefined && { ':max': max - delta + 1 }) },
     ...(max !== undefined && { ConditionExpression: 'attribute_not_exists(#total) OR #total < :max' }),
   },
 });

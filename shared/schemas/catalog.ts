@@ -19,7 +19,6 @@ const productMembers: Record<string, Schema> = {
   is_available_on_subscription: { type: 'boolean' },
 };
 
-export const productCreateBody = object({ ...productMembers, type: { type: 'string', enum: PRODUCT_TYPES } }, ['name', 'type']);
 export const productUpdateBody = object(productMembers);
 
 export const productFilters: FilterSpec = {
@@ -28,7 +27,7 @@ export const productFilters: FilterSpec = {
   status: { kind: 'enum', values: PRODUCT_STATUSES },
   created_at: { kind: 'date' },
 };
-export const productListQuery = listQuerySchema(productFilters);
+export const productListQuery = listQuerySchema(productFilters, { sortable: true });
 
 const recurring = object({ period: { type: 'string', enum: RECURRING_PERIODS }, count: { type: 'integer', minimum: 1, maximum: 1000 } }, ['period', 'count']);
 const billingInterval = { anyOf: [object({ period: { type: 'string', enum: ['once'] } }, ['period']), recurring] };
@@ -40,23 +39,36 @@ const pricesMatchType = PRICE_TYPES.map((type) => ({
   then: { properties: { prices: pricesSchemaFor(type) } },
 }));
 
+const priceConfigurationMembers: Record<string, Schema> = {
+  price_book_id: nullable(id),
+  currency,
+  country: nullable(country),
+  plan_id: nullable(id),
+  billing_interval: billingInterval,
+  commitment_interval: commitmentInterval,
+  type: { type: 'string', enum: PRICE_TYPES },
+  prices: { type: 'array', minItems: 1 },
+};
+
+/** A configuration given inside `POST /v1/products` (its product is the one being created). */
+const inlinePriceConfiguration = { ...object(priceConfigurationMembers, ['currency', 'type', 'prices']), allOf: pricesMatchType };
+
 export const priceConfigurationCreateBody = {
-  ...object(
-    {
-      product_id: id,
-      price_book_id: nullable(id),
-      currency,
-      country: nullable(country),
-      plan_id: nullable(id),
-      billing_interval: billingInterval,
-      commitment_interval: commitmentInterval,
-      type: { type: 'string', enum: PRICE_TYPES },
-      prices: { type: 'array', minItems: 1 },
-    },
-    ['product_id', 'currency', 'type', 'prices'],
-  ),
+  ...object({ product_id: id, ...priceConfigurationMembers }, ['product_id', 'currency', 'type', 'prices']),
   allOf: pricesMatchType,
 };
+
+/** At most this many configurations inline: with their prices they must fit one transaction (100 items). */
+export const MAX_INLINE_CONFIGURATIONS = 10;
+
+export const productCreateBody = object(
+  {
+    ...productMembers,
+    type: { type: 'string', enum: PRODUCT_TYPES },
+    price_configurations: { type: 'array', maxItems: MAX_INLINE_CONFIGURATIONS, items: inlinePriceConfiguration },
+  },
+  ['name', 'type'],
+);
 
 /** The stored type is known only to the domain, which checks the prices against it. */
 export const pricesUpdateBody = object({ prices: { anyOf: PRICE_TYPES.map((type) => pricesSchemaFor(type)) } }, ['prices']);

@@ -53,9 +53,10 @@ export const customerFilters: FilterSpec = {
   name: { kind: 'string' },
   status: { kind: 'enum', values: CUSTOMER_STATUSES },
   external_id: { kind: 'string' },
+  billing_email: { kind: 'string' },
   created_at: { kind: 'date' },
 };
-export const customerListQuery = listQuerySchema(customerFilters);
+export const customerListQuery = listQuerySchema(customerFilters, { sortable: true });
 
 const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };

@@ -14,4 +14,6 @@ export const invoiceFilters: FilterSpec = {
   emitted_at: { kind: 'date' },
   due_at: { kind: 'date' },
   number: { kind: 'string' },
+  original_invoice_id: { kind: 'string' },
+  subscription_id: { kind: 'string' },
 };

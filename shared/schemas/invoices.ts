@@ -11,8 +11,10 @@ const lineItem = object({
   product_id: id,
   name: text(255, 1),
   description: nullable(text(1000)),
+  units_count: quantity,
   quantity,
   unit_amount: amount,
+  tax_rate: percentage,
   transaction_amount: amount,
   period_starts_at: nullable(dateTime),
   period_ends_at: nullable(dateTime),
@@ -55,7 +57,7 @@ export const invoiceCreateBody = object(
 
 export const invoiceUpdateBody = { ...object(editable), minProperties: 1 };
 
-export const invoiceListQuery = listQuerySchema(invoiceFilters);
+export const invoiceListQuery = listQuerySchema(invoiceFilters, { sortable: true });
 
 export const transactionCreateBody = object(
   {

@@ -20,8 +20,13 @@ export const pagingQuery = {
   skip: { type: 'integer', minimum: 0, default: 0 },
 };
 
-export function listQuerySchema(spec: FilterSpec): Schema {
-  const properties: Record<string, Schema> = { ...pagingQuery };
+/** `sort=-created_at` lists newest first; the default, `created_at`, oldest first (offsets stay stable as items are added). */
+export const SORT_ORDERS = ['created_at', '-created_at'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+export const sortQuery = { sort: { type: 'string', enum: SORT_ORDERS } };
+
+export function listQuerySchema(spec: FilterSpec, options: { sortable?: boolean } = {}): Schema {
+  const properties: Record<string, Schema> = { ...pagingQuery, ...(options.sortable && sortQuery) };
   for (const [field, filter] of Object.entries(spec)) {
     for (const op of NULL_OPS) properties[field + op] = { type: 'boolean' };
     if (filter.kind === 'string') for (const op of STRING_OPS) properties[field + op] = { type: 'string', maxLength: 255 };
@@ -66,7 +71,7 @@ const DATE_OPERATORS: Record<string, (bound: number, v: number) => boolean> = {
 export function buildFilter(spec: FilterSpec, query: Record<string, unknown>): ((fields: ListFields) => boolean) | undefined {
   const tests: Array<(fields: ListFields) => boolean> = [];
   for (const [param, raw] of Object.entries(query)) {
-    if (param === 'take' || param === 'skip' || raw === undefined) continue;
+    if (param === 'take' || param === 'skip' || param === 'sort' || raw === undefined) continue;
     const [field, op] = splitParam(param, spec);
     const filter = spec[field]!;
     if (op === '__isNull' || op === '__isNotNull') {

@@ -3,7 +3,14 @@ import { email, object, text, uri, type Schema } from './common';
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 export const AUTH_METHODS = ['none', 'client_secret_post'] as const;
 
-/** RFC 7591 client metadata (the members of billing-api.md). Redirect URI rules beyond "a URI" live in the domain. */
+/** The scopes a client may be granted (decisions.md, Authentication). */
+export const OAUTH_SCOPES = ['read', 'write'] as const;
+
+/**
+ * RFC 7591 client metadata (the members of billing-api.md). Redirect URI rules beyond "a URI" live in the domain.
+ * Other members are ignored, as RFC 7591 §2 requires of metadata a server does not understand (`jwks_uri`,
+ * `application_type`…): they are neither refused, stored nor echoed.
+ */
 export const clientRegistrationBody = object(
   {
     redirect_uris: { type: 'array', minItems: 1, maxItems: 20, items: uri },
@@ -22,6 +29,7 @@ export const clientRegistrationBody = object(
   },
   ['redirect_uris'],
 );
+clientRegistrationBody.additionalProperties = true;
 
 const strings = { type: 'array', items: { type: 'string' } };
 

@@ -40,7 +40,7 @@ export const promotionCodeFilters: FilterSpec = {
   code: { kind: 'string' },
   customer_id: { kind: 'string' },
 };
-export const promotionCodeListQuery = listQuerySchema(promotionCodeFilters);
+export const promotionCodeListQuery = listQuerySchema(promotionCodeFilters, { sortable: true });
 
 const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };

@@ -87,7 +87,7 @@ export const quoteFilters: FilterSpec = {
   created_at: { kind: 'date' },
 };
 
-export const quoteListQuery = listQuerySchema(quoteFilters);
+export const quoteListQuery = listQuerySchema(quoteFilters, { sortable: true });
 
 const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };

@@ -8,7 +8,7 @@ export const subscriptionFilters: FilterSpec = {
   status: { kind: 'enum', values: SUBSCRIPTION_STATUS_VALUES },
   customer_id: { kind: 'string' },
 };
-export const subscriptionListQuery = listQuerySchema(subscriptionFilters);
+export const subscriptionListQuery = listQuerySchema(subscriptionFilters, { sortable: true });
 
 export const subscriptionCancelBody = object({ mode: { type: 'string', enum: ['end_of_period', 'immediately'] } });
 

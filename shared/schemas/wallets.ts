@@ -20,7 +20,7 @@ export const walletUpdateBody = object({ state: { type: 'string', enum: ['active
 export const walletLoadBody = object({ type: { type: 'string', enum: ['free', 'paid'] }, amount: { type: 'integer', minimum: 1, maximum: 1e15 }, comment: nullable(text(500)) }, ['type', 'amount']);
 
 export const walletFilters: FilterSpec = { customer_id: { kind: 'string' } };
-export const walletListQuery = listQuerySchema(walletFilters);
+export const walletListQuery = listQuerySchema(walletFilters, { sortable: true });
 export const walletTransactionsQuery = {
   type: 'object',
   additionalProperties: false,

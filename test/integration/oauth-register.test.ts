@@ -45,6 +45,8 @@ describe('POST /oauth/register (RFC 7591)', () => {
     [['https://app.example.com/cb#frag'], 'a fragment'],
     [['/relative/cb'], 'a relative URI'],
     [[], 'no redirect URI at all'],
+    [['https:///cb'], 'an empty host'],
+    [['http:///cb'], 'an empty host over http'],
   ])('answers invalid_redirect_uri for %j (%s)', async (redirect_uris) => {
     const reply = await client.post('/oauth/register', { redirect_uris });
     expect(reply.status).toBe(400);
@@ -62,5 +64,23 @@ describe('POST /oauth/register (RFC 7591)', () => {
     expect(reply.status).toBe(400);
     expect(reply.body.error).toBe('invalid_client_metadata');
     expect(reply.body.error_description).toEqual(expect.any(String));
+  });
+
+  it('ignores client metadata it does not understand (RFC 7591 §2): neither refused, stored nor echoed', async () => {
+    const reply = await client.post('/oauth/register', {
+      redirect_uris: ['https://app.example.com/cb'], application_type: 'web', jwks_uri: 'https://app.example.com/jwks', software_statement: 'eyJ...',
+    });
+    expect(reply.status).toBe(201);
+    expect(reply.body).not.toHaveProperty('application_type');
+    expect(reply.body).not.toHaveProperty('jwks_uri');
+    expect(reply.body).not.toHaveProperty('software_statement');
+  });
+
+  it('grants only the scopes that exist, and echoes the grant', async () => {
+    const reply = await client.post('/oauth/register', { redirect_uris: ['https://app.example.com/cb'], scope: 'openid read admin read write' });
+    expect(reply.status).toBe(201);
+    expect(reply.body.scope).toBe('read write');
+    const none = await client.post('/oauth/register', { redirect_uris: ['https://app.example.com/cb'], scope: 'openid admin' });
+    expect([none.status, none.body.error]).toEqual([400, 'invalid_client_metadata']);
   });
 });

@@ -3,7 +3,7 @@ import { tableName } from '../../db/client';
 import { getItem, putIfUnchanged, retryOnRace, versionCondition } from '../../db/items';
 import { listIndexKeys, parentListKeys } from '../../db/keys';
 import { counterUpdate, listPage, parentCounter } from '../../db/pagination';
-import { ConditionFailed, transactWrite } from '../../db/transactions';
+import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
 import { Conflict, InvalidRequest } from '../../errors';
 import { newId } from '../../ids';
 import { priceConfigurationFilters } from '../../schemas/catalog';
@@ -18,6 +18,7 @@ import {
 } from './price-configuration';
 import { priceBookExists } from './price-books';
 import { pricePointerItems } from './price-lookup';
+import type { ProductItem } from './product';
 import { assertProductUsable, productUsableCheck } from './usable';
 
 export interface PriceConfigurationInput {
@@ -35,7 +36,9 @@ export interface PriceConfigurationInput {
 /** The member that tells a price's shape apart; the route's schema already checked the rest. */
 const SHAPE_MEMBER: Record<PriceType, string> = { fee: 'amount', volume: 'unit_count', packaged: 'unit_count', bulk: 'unit_count', bps: 'percentage', bundle: 'pack_size' };
 
-function assertPricesFit(type: PriceType, prices: Record<string, unknown>[], path: string): void {
+/** `at` is where the configuration sits in the body (`body`, or `body.price_configurations.0` inline). */
+function assertPricesFit(type: PriceType, prices: Record<string, unknown>[], at: string): void {
+  const path = `${at}.prices`;
   const wrongShape = prices.findIndex((p) => !(SHAPE_MEMBER[type] in p) || (type === 'fee' && 'unit_count' in p));
   if (wrongShape >= 0) {
     throw new InvalidRequest(`Invalid body: ${path}.${wrongShape} is not a ${type} price.`, [{ path: `${path}.${wrongShape}`, message: `is not a ${type} price` }]);
@@ -43,27 +46,28 @@ function assertPricesFit(type: PriceType, prices: Record<string, unknown>[], pat
   const problems = validateTiers({ type, prices } as PricedConfiguration);
   if (problems.length > 0) {
     // The engine's paths are relative to the configuration (`prices.1.from`).
-    const errors = problems.map((p) => ({ path: `body.${p.path}`, message: p.message }));
+    const errors = problems.map((p) => ({ path: `${at}.${p.path}`, message: p.message }));
     throw new InvalidRequest(`Invalid body: ${errors[0]!.path} ${errors[0]!.message}.`, errors);
   }
 }
 
 const withIds = (prices: Record<string, unknown>[]) => prices.map((price) => ({ id: newId('pri'), ...price }));
 
+/** A configuration as given inline, with its product's (`POST /v1/products` with `price_configurations`). */
+export type InlinePriceConfigurationInput = Omit<PriceConfigurationInput, 'product_id'>;
+
 /**
- * Adds a price configuration to a product: its price type must suit the product's type (400) and the product must
- * be usable (422 `product_archived`), checked again inside the transaction that writes the configuration.
+ * The stored form of a new configuration of `product`: its price type must suit the product's type and its prices
+ * that type (400, `path` names where the configuration sits in the request body).
  */
-export async function createPriceConfiguration(ctx: Ctx, input: PriceConfigurationInput): Promise<PriceConfiguration> {
-  const product = await assertProductUsable(ctx, input.product_id);
+export function newPriceConfigurationItem(ctx: Ctx, product: ProductItem, input: InlinePriceConfigurationInput, path: string, now: string): PriceConfigurationItem {
   const allowed = PRICE_TYPES_BY_PRODUCT_TYPE[product.type] as readonly PriceType[];
   if (!allowed.includes(input.type)) {
     const message = `a ${product.type} product takes prices of type ${allowed.join(', ')}`;
-    throw new InvalidRequest(`Invalid body: body.type: ${message}.`, [{ path: 'body.type', message }]);
+    throw new InvalidRequest(`Invalid body: ${path}.type: ${message}.`, [{ path: `${path}.type`, message }]);
   }
-  assertPricesFit(input.type, input.prices, 'body.prices');
+  assertPricesFit(input.type, input.prices, path);
   const id = newId('prc');
-  const now = ctx.clock.now().toISOString();
   const item: PriceConfigurationItem = {
     ...priceConfigurationKey(ctx, id),
     ...listIndexKeys(ctx, PRICE_CONFIGURATION, now, id),
@@ -86,20 +90,39 @@ export async function createPriceConfiguration(ctx: Ctx, input: PriceConfigurati
     archived_at: null,
   };
   item.lf = priceConfigurationListFields(item);
-  const book = item.price_book_id ? priceBookExists(ctx, item.price_book_id) : undefined;
+  return item;
+}
+
+/**
+ * The writes of new configurations of one product: the items, their price pointers and the list counters (one
+ * update per counter: a transaction may touch an item once), then one check per distinct price book named.
+ * `bookChecks` are the last items, in the order of `books`, so a failed check maps back to its book.
+ */
+export function priceConfigurationWrites(ctx: Ctx, productId: string, items: readonly PriceConfigurationItem[]) {
+  const books = [...new Set(items.flatMap((c) => (c.price_book_id ? [c.price_book_id] : [])))].map((id) => priceBookExists(ctx, id));
+  const writes: TransactItem[] = [
+    ...items.flatMap((item) => [{ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, ...pricePointerItems(ctx, item)]),
+    counterUpdate(ctx, PRICE_CONFIGURATION, items.length),
+    counterUpdate(ctx, parentCounter(PRICE_CONFIGURATION, 'product_id', productId), items.length),
+  ];
+  return { writes, books };
+}
+
+/**
+ * Adds a price configuration to a product: its price type must suit the product's type (400) and the product must
+ * be usable (422 `product_archived`), checked again inside the transaction that writes the configuration.
+ */
+export async function createPriceConfiguration(ctx: Ctx, input: PriceConfigurationInput): Promise<PriceConfiguration> {
+  const product = await assertProductUsable(ctx, input.product_id);
+  const item = newPriceConfigurationItem(ctx, product, input, 'body', ctx.clock.now().toISOString());
+  const { writes, books } = priceConfigurationWrites(ctx, product.id, [item]);
+  // The product must still be usable when the configuration is written (not archived meanwhile).
+  const items = [productUsableCheck(ctx, product.id), ...writes, ...books.map((b) => b.item)];
   try {
-    await transactWrite([
-      { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-      counterUpdate(ctx, PRICE_CONFIGURATION, 1),
-      counterUpdate(ctx, parentCounter(PRICE_CONFIGURATION, 'product_id', product.id), 1),
-      // The product must still be usable when the configuration is written (not archived meanwhile).
-      productUsableCheck(ctx, product.id),
-      ...(book ? [book.item] : []),
-      ...pricePointerItems(ctx, item),
-    ]);
+    await transactWrite(items);
   } catch (error) {
-    if (error instanceof ConditionFailed && error.index === 3) await assertProductUsable(ctx, product.id);
-    if (error instanceof ConditionFailed && error.index === 4) throw book!.error();
+    if (error instanceof ConditionFailed && error.index === 0) await assertProductUsable(ctx, product.id);
+    if (error instanceof ConditionFailed && error.index >= items.length - books.length) throw books[error.index - (items.length - books.length)]!.error();
     throw error;
   }
   return toPriceConfiguration(item);
@@ -137,7 +160,7 @@ export async function updatePrices(ctx: Ctx, id: string, prices: Record<string, 
   return retryOnRace(async () => {
     const current = await findPriceConfigurationItem(ctx, id);
     if (current.status === 'archived') throw new Conflict(`Price configuration '${id}' is archived; create a new one instead.`);
-    assertPricesFit(current.type, prices, 'body.prices');
+    assertPricesFit(current.type, prices, 'body');
     const next = { ...current, prices: withIds(prices), updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
     await transactWrite([
       { Put: { TableName: tableName(), Item: next, ...versionCondition(current._version) } },

@@ -4,19 +4,31 @@ import { putIfUnchanged, retryOnRace } from '../../db/items';
 import { listIndexKeys } from '../../db/keys';
 import { counterUpdate, listPage, type Page } from '../../db/pagination';
 import { asSoftDeleted, softDelete } from '../../db/soft-delete';
-import { transactWrite } from '../../db/transactions';
+import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
+import { RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { productFilters } from '../../schemas/catalog';
 import { definedMembers } from '../../objects';
 import { buildFilter } from '../../schemas/list-query';
 import { PRODUCT, productKey, productListFields, toProduct, type Product, type ProductInput, type ProductItem, type ProductType } from './product';
+import { newPriceConfigurationItem, priceConfigurationWrites, type InlinePriceConfigurationInput } from './price-configurations';
 import { configurationsOf, findProductItem } from './read';
 
 async function withConfigurations(ctx: Ctx, item: ProductItem): Promise<Product> {
   return toProduct(item, (await configurationsOf(ctx, [item.id])).get(item.id) ?? []);
 }
 
-export async function createProduct(ctx: Ctx, input: ProductInput & { name: string; type: ProductType }): Promise<Product> {
+export type ProductCreateInput = ProductInput & { name: string; type: ProductType; price_configurations?: InlinePriceConfigurationInput[] };
+
+/** DynamoDB's limit on the items of one transaction. */
+const MAX_TRANSACTION_ITEMS = 100;
+
+/**
+ * Creates a product, and the price configurations given with it, in one transaction: the product exists with all its
+ * prices or not at all (Hyperline accepts a product's prices in the same request).
+ */
+export async function createProduct(ctx: Ctx, input: ProductCreateInput): Promise<Product> {
+  const { price_configurations: inline = [], ...members } = input;
   const id = newId('itm');
   const now = ctx.clock.now().toISOString();
   const item: ProductItem = {
@@ -25,8 +37,8 @@ export async function createProduct(ctx: Ctx, input: ProductInput & { name: stri
     _type: 'product',
     _version: 0,
     id,
-    name: input.name,
-    type: input.type,
+    name: members.name,
+    type: members.type,
     status: 'active',
     description: null,
     description_display_interval_dates: false,
@@ -37,17 +49,30 @@ export async function createProduct(ctx: Ctx, input: ProductInput & { name: stri
     accounting: {},
     is_available_on_demand: true,
     is_available_on_subscription: true,
-    ...definedMembers(input),
+    ...definedMembers(members),
     created_at: now,
     updated_at: now,
     deleted_at: null,
   };
   item.lf = productListFields(item);
-  await transactWrite([
+  const configurations = inline.map((c, i) => newPriceConfigurationItem(ctx, item, c, `body.price_configurations.${i}`, now));
+  const { writes, books } = configurations.length > 0 ? priceConfigurationWrites(ctx, id, configurations) : { writes: [], books: [] };
+  const items: TransactItem[] = [
     { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
     counterUpdate(ctx, PRODUCT, 1),
-  ]);
-  return toProduct(item, []);
+    ...writes,
+    ...books.map((b) => b.item),
+  ];
+  if (items.length > MAX_TRANSACTION_ITEMS) {
+    throw new RuleViolation('too_many_prices', `A product created with its prices takes at most ${MAX_TRANSACTION_ITEMS - 4} prices in all (with one write per configuration); create the others with POST /v1/price-configurations.`);
+  }
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    if (error instanceof ConditionFailed && error.index >= items.length - books.length) throw books[error.index - (items.length - books.length)]!.error();
+    throw error;
+  }
+  return toProduct(item, configurations);
 }
 
 /** The product and its configurations' keys are read at once: the index query needs only the id. */

@@ -104,6 +104,7 @@ export const customerListFields = (c: CustomerMembers) => ({
   name: c.name,
   status: c.status,
   external_id: c.external_id,
+  billing_email: c.billing_email,
   created_at: c.created_at,
 });
 

@@ -18,18 +18,20 @@ export interface InvoiceAmounts {
 }
 
 /**
- * Coupons, then tax per line at the invoice's one rate (rounded half-up per line), then the totals as sums of the
- * lines (docs/taxes.md). `total_amount = amount_excluding_tax + tax_amount` by construction.
+ * Coupons, then tax per line at the invoice's rate, or the line's own rate when it was given one (rounded half-up
+ * per line), then the totals as sums of the lines (docs/taxes.md). `total_amount = amount_excluding_tax + tax_amount`
+ * by construction.
  */
 export function invoiceAmounts(lines: readonly PricedLine[], coupons: readonly CouponTerms[], taxRate: string): InvoiceAmounts {
   const discounts = applyCoupons(lines, coupons);
   const line_items = lines.map(({ gross, ...line }): InvoiceLineItem => {
-    const amounts = lineAmounts({ amountExcludingTax: gross, discountAmount: discounts.byLine.get(line.id) ?? 0, taxRate });
+    const rate = line.own_tax_rate ?? taxRate;
+    const amounts = lineAmounts({ amountExcludingTax: gross, discountAmount: discounts.byLine.get(line.id) ?? 0, taxRate: rate });
     const percents = discounts.applied.filter((c) => c.line_item_ids.includes(line.id) && c.discount_amount > 0);
     return {
       ...line,
       ...amounts,
-      tax_rate: Number(taxRate),
+      tax_rate: Number(rate),
       // One percent coupon on the line: its percentage; otherwise the amount says it all.
       discount_percent: percents.length === 1 ? percents[0]!.discount_percent : null,
     };

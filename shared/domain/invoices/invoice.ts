@@ -42,6 +42,8 @@ export interface InvoiceLineItem {
   display_unit_amount: boolean;
   display_service_period: boolean;
   original_line_item_id: string | null;
+  /** Stored only: the exact rate given with the line (`tax_rate` on input), kept when the invoice is re-priced. */
+  own_tax_rate?: string;
 }
 
 export interface AppliedCoupon {
@@ -168,13 +170,17 @@ export const invoiceKey = (ctx: Ctx, id: string) => entityKey(ctx, INVOICE, id);
 export const invoiceListKeys = (ctx: Ctx, createdAt: string, id: string) => listIndexKeys(ctx, INVOICE, createdAt, id);
 
 /** What the list filters see (the list index projects only these). */
-export const invoiceListFields = (i: Pick<Invoice, 'status' | 'customer_id' | 'type' | 'emitted_at' | 'due_at' | 'number'>) => ({
+type ListedMembers = 'status' | 'customer_id' | 'type' | 'emitted_at' | 'due_at' | 'number' | 'original_invoice_id' | 'subscription_id';
+
+export const invoiceListFields = (i: Pick<Invoice, ListedMembers>) => ({
   status: i.status,
   customer_id: i.customer_id,
   type: i.type,
   emitted_at: i.emitted_at,
   due_at: i.due_at,
   number: i.number,
+  original_invoice_id: i.original_invoice_id,
+  subscription_id: i.subscription_id,
 });
 
 /** Where the customer pays: the hosted page (configured per deployment; see docs/invoices.md). */
@@ -202,7 +208,7 @@ const INTERNAL = [
 ] as const;
 
 export function toInvoice(item: InvoiceItem): Invoice {
-  const copy: Record<string, unknown> = { ...item };
+  const copy: Record<string, unknown> = { ...item, line_items: item.line_items.map(({ own_tax_rate: _own, ...line }) => line) };
   for (const name of INTERNAL) delete copy[name];
   return { ...(copy as unknown as Omit<Invoice, 'public_url'>), public_url: publicUrl(item.id) };
 }

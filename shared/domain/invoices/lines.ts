@@ -6,6 +6,8 @@ import { roundHalfUp } from '../pricing/arithmetic';
 import { findPrice } from '../catalog/price-lookup';
 import { priceConfigurationKey, type PriceConfigurationItem } from '../catalog/price-configuration';
 import { assertProductUsable } from '../catalog/usable';
+import { configurationsOf } from '../catalog/read';
+import { formatRate } from '../../money/tax-rate';
 import type { ProductItem } from '../catalog/product';
 import { computePrice } from '../pricing/compute-price';
 import type { PricedConfiguration } from '../pricing/types';
@@ -19,9 +21,13 @@ export interface LineInput {
   product_id?: string;
   name?: string;
   description?: string | null;
+  /** The number of units, as line items read it back (`quantity` is its older name; give one or the other). */
+  units_count?: number;
   quantity?: number;
   /** Custom lines: the price of one unit. */
   unit_amount?: number;
+  /** This line's own tax rate (percent), instead of the invoice's scheme. */
+  tax_rate?: number;
   /** bps prices: the amount of each unit (transaction) the percentage applies to. */
   transaction_amount?: number;
   period_starts_at?: string | null;
@@ -42,9 +48,32 @@ class CatalogReads {
   configuration = (id: string) => this.once(`prc:${id}`, () => getItem<PriceConfigurationItem>(priceConfigurationKey(this.ctx, id), true));
   price = (id: string) => this.once(`pri:${id}`, () => findPrice(this.ctx, id));
   product = (id: string) => this.once(`itm:${id}`, () => assertProductUsable(this.ctx, id));
+  configurationsOf = (productId: string) => this.once(`prcs:${productId}`, async () => (await configurationsOf(this.ctx, [productId])).get(productId));
 }
 
-async function configurationOf(reads: CatalogReads, line: LineInput, index: number): Promise<PriceConfigurationItem> {
+/** The number of units of a line: `units_count` or `quantity` (the same when both are given), else 1. */
+function unitsOf(line: LineInput, index: number): number {
+  if (line.units_count !== undefined && line.quantity !== undefined && line.units_count !== line.quantity) {
+    throw problem(index, 'units_count', 'differs from quantity (give one of them)');
+  }
+  return line.units_count ?? line.quantity ?? 1;
+}
+
+/** A product named without a price is priced by its one active configuration in the invoice's currency. */
+async function productConfiguration(reads: CatalogReads, productId: string, index: number, currency: string): Promise<PriceConfigurationItem> {
+  await reads.product(productId);
+  const candidates = ((await reads.configurationsOf(productId)) ?? []).filter((c) => c.status === 'active' && c.currency === currency);
+  if (candidates.length === 0) {
+    throw new RuleViolation('price_not_found', `line_items.${index}: product '${productId}' has no active price configuration in ${currency}; give unit_amount for a custom price, or create one.`);
+  }
+  if (candidates.length > 1) {
+    throw new RuleViolation('price_ambiguous', `line_items.${index}: product '${productId}' has ${candidates.length} active price configurations in ${currency} (${candidates.map((c) => c.id).join(', ')}); name one with price_configuration_id.`);
+  }
+  return candidates[0]!;
+}
+
+async function configurationOf(reads: CatalogReads, line: LineInput, index: number, currency: string): Promise<PriceConfigurationItem> {
+  if (!line.price_configuration_id && !line.price_id) return productConfiguration(reads, line.product_id!, index, currency);
   if (line.price_configuration_id) {
     const found = await reads.configuration(line.price_configuration_id);
     if (!found) throw new RuleViolation('price_not_found', `line_items.${index}: no price configuration '${line.price_configuration_id}'.`);
@@ -59,21 +88,21 @@ async function configurationOf(reads: CatalogReads, line: LineInput, index: numb
 const unitAmountOf = (amount: number, units: number): number => (units > 0 ? Number(roundHalfUp(BigInt(amount), BigInt(units))) : amount);
 
 async function catalogLine(reads: CatalogReads, line: LineInput, index: number, currency: string): Promise<{ line: PricedLine; productId: string }> {
-  const configuration = await configurationOf(reads, line, index);
+  const configuration = await configurationOf(reads, line, index, currency);
   if (line.product_id && line.product_id !== configuration.product_id) throw problem(index, 'product_id', `is not the product of price configuration '${configuration.id}'`);
   if (configuration.status !== 'active') throw new RuleViolation('price_archived', `line_items.${index}: price configuration '${configuration.id}' is archived.`);
   if (configuration.currency !== currency) {
     throw new RuleViolation('currency_mismatch', `line_items.${index}: price configuration '${configuration.id}' is in ${configuration.currency}, the invoice in ${currency}.`);
   }
   const product = await reads.product(configuration.product_id);
-  const quantity = line.quantity ?? 1;
+  const quantity = unitsOf(line, index);
   if (configuration.type === 'bps' && line.transaction_amount === undefined) throw problem(index, 'transaction_amount', 'is required for a bps price');
   const priced = computePrice(configuration as unknown as PricedConfiguration, { quantity, amount: line.transaction_amount, price_id: line.price_id });
   const once = configuration.billing_interval.period === 'once';
   return {
     productId: product.id,
     line: {
-      ...lineBase(line, product),
+      ...lineBase(line, index, product),
       entry_type: 'product',
       product_id: product.id,
       product_type: product.type,
@@ -89,8 +118,20 @@ async function catalogLine(reads: CatalogReads, line: LineInput, index: number, 
   };
 }
 
-function lineBase(line: LineInput, product?: ProductItem) {
+/** A line's own tax rate, exact (at most 4 decimals, as every rate). */
+function ownTaxRate(line: LineInput, index: number): { own_tax_rate?: string } {
+  if (line.tax_rate === undefined) return {};
+  try {
+    return { own_tax_rate: formatRate(line.tax_rate) };
+  } catch (error) {
+    if (error instanceof RangeError) throw problem(index, 'tax_rate', 'must be a percentage from 0 to 100 with at most 4 decimals');
+    throw error;
+  }
+}
+
+function lineBase(line: LineInput, index: number, product?: ProductItem) {
   return {
+    ...ownTaxRate(line, index),
     id: newId('ili'),
     name: line.name ?? product?.name ?? '',
     description: line.description ?? product?.public_description ?? null,
@@ -103,16 +144,16 @@ function lineBase(line: LineInput, product?: ProductItem) {
 }
 
 async function customLine(reads: CatalogReads, line: LineInput, index: number): Promise<{ line: PricedLine; productId: string | null }> {
-  if (line.unit_amount === undefined) throw problem(index, 'unit_amount', 'is required without price_configuration_id or price_id');
+  if (line.unit_amount === undefined) throw problem(index, 'unit_amount', 'is required for a custom line (without price_configuration_id, price_id or product_id)');
   const product = line.product_id ? await reads.product(line.product_id) : undefined;
   if (!product && !line.name) throw problem(index, 'name', 'is required for a custom line without product_id');
-  const quantity = line.quantity ?? 1;
+  const quantity = unitsOf(line, index);
   const gross = line.unit_amount * quantity;
   if (!Number.isSafeInteger(gross)) throw problem(index, 'unit_amount', 'times quantity is too large');
   return {
     productId: product?.id ?? null,
     line: {
-      ...lineBase(line, product),
+      ...lineBase(line, index, product),
       entry_type: product ? 'product' : 'custom',
       product_id: product?.id ?? null,
       product_type: product?.type ?? null,
@@ -134,11 +175,15 @@ export interface ResolvedLines {
   productIds: string[];
 }
 
+/** A catalog line names a price, or a product without a custom `unit_amount`; every other line is custom. */
+const pricedFromCatalog = (line: LineInput): boolean =>
+  Boolean(line.price_configuration_id || line.price_id || (line.product_id && line.unit_amount === undefined));
+
 /** Prices every line (in parallel: a 100-line invoice is one round of reads, not a hundred). */
 export async function resolveLines(ctx: Ctx, inputs: readonly LineInput[], currency: string): Promise<ResolvedLines> {
   const reads = new CatalogReads(ctx);
   const resolved = await Promise.all(
-    inputs.map((line, index) => (line.price_configuration_id || line.price_id ? catalogLine(reads, line, index, currency) : customLine(reads, line, index))),
+    inputs.map((line, index) => (pricedFromCatalog(line) ? catalogLine(reads, line, index, currency) : customLine(reads, line, index))),
   );
   return {
     lines: resolved.map((r) => r.line),

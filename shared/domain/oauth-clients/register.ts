@@ -4,6 +4,7 @@ import { db, tableName } from '../../db/client';
 import { entityKey } from '../../db/keys';
 import { InvalidRequest } from '../../errors';
 import { newId } from '../../ids';
+import { OAUTH_SCOPES } from '../../schemas/oauth-clients';
 
 export interface ClientMetadata {
   redirect_uris: string[];
@@ -23,6 +24,15 @@ export interface ClientMetadata {
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** The members of RFC 7591 this server understands; any other member of a registration is ignored (§2). */
+const KNOWN_MEMBERS = [
+  'redirect_uris', 'client_name', 'client_uri', 'logo_uri', 'scope', 'grant_types', 'response_types', 'token_endpoint_auth_method',
+  'software_id', 'software_version', 'contacts', 'tos_uri', 'policy_uri',
+] as const satisfies readonly (keyof ClientMetadata)[];
+
+/** An http(s) URI with an empty authority (`https:///cb`): WHATWG URL parsing would silently read `cb` as the host. */
+const EMPTY_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/(?:[/?#]|$)/i;
+
 /** RFC 8252 and decisions.md: https anywhere, http only on a loopback host (native apps); never a fragment. */
 export function redirectUriProblem(value: string): string | undefined {
   let url: URL;
@@ -31,6 +41,7 @@ export function redirectUriProblem(value: string): string | undefined {
   } catch {
     return `'${value}' is not an absolute URI`;
   }
+  if (EMPTY_AUTHORITY.test(value)) return `'${value}' has no host`;
   if (url.hash || value.includes('#')) return `'${value}' must not contain a fragment`;
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return undefined;
@@ -41,7 +52,23 @@ export function redirectUriProblem(value: string): string | undefined {
  * Dynamic client registration (RFC 7591). Every client is public: no secret is issued, whatever
  * `token_endpoint_auth_method` says (it is echoed). Stored per workspace.
  */
-export async function registerClient(ctx: Ctx, metadata: ClientMetadata) {
+/**
+ * The scope granted: the requested scopes that exist, in their order, without repeats (RFC 7591 §2: the server may
+ * grant fewer than asked, and says so by echoing what it granted). None that exists → invalid_client_metadata.
+ */
+export function grantedScope(requested: string | undefined): string | undefined {
+  if (requested === undefined) return undefined;
+  const granted = [...new Set(requested.split(' ').filter((s) => (OAUTH_SCOPES as readonly string[]).includes(s)))];
+  if (granted.length === 0) {
+    throw new InvalidRequest(`scope names none of the scopes that exist (${OAUTH_SCOPES.join(', ')}).`, [
+      { path: 'body.scope', message: `must name at least one of ${OAUTH_SCOPES.join(', ')}` },
+    ]);
+  }
+  return granted.join(' ');
+}
+
+export async function registerClient(ctx: Ctx, given: ClientMetadata) {
+  const metadata = Object.fromEntries(KNOWN_MEMBERS.filter((k) => given[k] !== undefined).map((k) => [k, given[k]])) as unknown as ClientMetadata;
   const problems = metadata.redirect_uris.map(redirectUriProblem).filter((p): p is string => !!p);
   if (problems.length > 0) {
     throw new InvalidRequest(problems.join('; '), problems.map((message) => ({ path: 'body.redirect_uris', message })), 'invalid_redirect_uri');
@@ -51,6 +78,7 @@ export async function registerClient(ctx: Ctx, metadata: ClientMetadata) {
     client_id: newId('cli', now.getTime()),
     client_id_issued_at: Math.floor(now.getTime() / 1000),
     ...metadata,
+    ...(metadata.scope !== undefined && { scope: grantedScope(metadata.scope) }),
     grant_types: metadata.grant_types ?? ['authorization_code'],
     response_types: metadata.response_types ?? ['code'],
     token_endpoint_auth_method: metadata.token_endpoint_auth_method ?? 'none',
