@@ -208,7 +208,8 @@ const INTERNAL = [
 ] as const;
 
 export function toInvoice(item: InvoiceItem): Invoice {
-  const copy: Record<string, unknown> = { ...item, line_items: item.line_items.map(({ own_tax_rate: _own, ...line }) => line) };
+  const copy: Record<string, unknown> = { ...item };
+  if (Array.isArray(item.line_items)) copy.line_items = item.line_items.map(({ own_tax_rate: _own, ...line }) => line);
   for (const name of INTERNAL) delete copy[name];
   return { ...(copy as unknown as Omit<Invoice, 'public_url'>), public_url: publicUrl(item.id) };
 }
