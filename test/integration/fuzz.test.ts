@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { routes, type RouteDefinition } from '../../functions/routes';
 import { startTestApi, withEntity, type Client, type Reply, type TestApi } from '../support/api';
-import { fixedVariants, randomVariants, type Malformed, type Target } from '../support/malformed-requests';
+import { extremeVariants, fixedVariants, randomVariants, type Malformed, type Target } from '../support/malformed-requests';
 import { resourceFixtures as fixtures, validBodies } from '../support/route-fixtures';
 
 const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -121,3 +121,18 @@ it(`answers every malformed request with its 4xx and a JSON error code, and chan
   expect({ seed, failures: failures.slice(0, 25), failureCount: failures.length }).toEqual({ seed, failures: [], failureCount: 0 });
   expect({ seed, totals: after }).toEqual({ seed, totals: before });
 }, 300_000);
+
+it(`answers well-formed requests at the schemas' numeric bounds without a 5xx (seed ${seed})`, async () => {
+  const requests = targets.flatMap((target) => extremeVariants(target).map((request) => [target.route, request] as const));
+  const replies = await sendAll(
+    requests.map(([, request]) => request),
+    (request) => api.raw(request.method, request.path, { headers: { ...request.headers, authorization: `Bearer ${owner.token}` }, body: request.body }),
+  );
+  const routeOf = new Map(requests.map(([route, request]) => [request, route]));
+  const failures = replies
+    .filter(([, reply]) => reply.status >= 500 || (reply.status >= 400 && typeof (reply.body?.code ?? reply.body?.error) !== 'string'))
+    .map(([request, reply]) => `${routeOf.get(request)!.id} [${request.kind}] → ${reply.status} ${JSON.stringify(reply.body)?.slice(0, 200)}`);
+  console.log(`fuzz: ${replies.length} requests at numeric bounds`);
+  expect(replies.length).toBeGreaterThan(50);
+  expect(failures).toEqual([]);
+}, 120_000);

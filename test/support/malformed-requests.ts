@@ -306,3 +306,25 @@ export function randomVariants(target: Target): fc.Arbitrary<Malformed> {
   }
   return fc.oneof(...families);
 }
+
+/**
+ * Well-formed requests at the edges of the schemas: every numeric member (top level, or a leaf of the valid body) at
+ * its minimum and at its maximum. They may be accepted or refused by a business rule, never answered with a 5xx.
+ */
+export function extremeVariants(target: Target): Malformed[] {
+  const schema = target.route.request.body;
+  if (!schema) return [];
+  const valid = (target.validBody ?? {}) as Record<string, Json>;
+  const paths: Array<(string | number)[]> = [
+    ...Object.keys((schema.properties ?? {}) as object).map((name) => [name]),
+    ...[...leaves(valid)].filter(([path, value]) => path.length > 1 && typeof value === 'number').map(([path]) => path),
+  ];
+  const out: Malformed[] = [];
+  for (const path of paths) {
+    const bounds = (nodesAt(schema, path) ?? []).flatMap(branches).flatMap((b) => [b.minimum, b.exclusiveMinimum, b.maximum, b.exclusiveMaximum]);
+    for (const bound of new Set(bounds.filter((b): b is number => typeof b === 'number'))) {
+      out.push({ ...withBody(target, `${path.join('.')} = ${bound}`, setAt(valid, path, bound)), expect: 0 });
+    }
+  }
+  return out;
+}
