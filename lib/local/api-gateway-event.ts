@@ -15,11 +15,12 @@ export function apiGatewayEvent(
   claims: Record<string, string>,
   body: Buffer,
 ): APIGatewayProxyEventV2WithJWTAuthorizer {
-  const headers: Record<string, string> = {};
+  // Null-prototype maps: a header or query parameter named `__proto__` stays a key, as in the JSON event of API Gateway.
+  const headers: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
-  const query: Record<string, string> = {};
+  const query: Record<string, string> = Object.create(null);
   for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
   const now = new Date();
   const routeKey = `${route.method} ${route.path}`;

@@ -3,6 +3,7 @@ import type { RouteDefinition } from '../../functions/routes';
 export type Match =
   | { kind: 'route'; route: RouteDefinition; pathParameters: Record<string, string> }
   | { kind: 'method-not-allowed'; allow: string[] }
+  | { kind: 'malformed-path'; segment: string }
   | { kind: 'not-found' };
 
 interface Compiled {
@@ -31,7 +32,22 @@ export function createRouter(routes: RouteDefinition[]) {
     if (candidates.length === 0) return { kind: 'not-found' };
     const hit = candidates.find(({ c }) => c.route.method === method);
     if (!hit) return { kind: 'method-not-allowed', allow: [...new Set(candidates.map(({ c }) => c.route.method))] };
-    const pathParameters = Object.fromEntries(hit.c.names.map((name, i) => [name, decodeURIComponent(hit.m[i + 1]!)]));
+    const pathParameters: Record<string, string> = {};
+    for (const [i, name] of hit.c.names.entries()) {
+      const segment = hit.m[i + 1]!;
+      const value = decodeSegment(segment);
+      if (value === undefined) return { kind: 'malformed-path', segment: segment.slice(0, 64) };
+      pathParameters[name] = value;
+    }
     return { kind: 'route', route: hit.c.route, pathParameters };
   };
+}
+
+/** Percent-decodes one path segment; undefined when its encoding is malformed (`%ZZ`, overlong `%C0%AF`, a lone `%`). */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }

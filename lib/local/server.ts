@@ -60,6 +60,7 @@ export async function startLocalApi(options: { keys: LocalKeys; port?: number; h
 
     const match = route(method, url.pathname);
     if (match.kind === 'not-found') return send(response, 404, gatewayError('route_not_found', `No route for ${method} ${url.pathname}.`));
+    if (match.kind === 'malformed-path') return send(response, 400, gatewayError('malformed_path', `The path segment '${match.segment}' is not valid percent-encoded UTF-8.`));
     if (match.kind === 'method-not-allowed') {
       return send(response, 405, gatewayError('method_not_allowed', `${method} is not allowed on ${url.pathname}.`), { allow: match.allow.join(', ') });
     }

@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { ServiceUnavailable } from '../errors';
+import { RuleViolation, ServiceUnavailable } from '../errors';
 import { db } from './client';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -15,6 +15,18 @@ export class ConditionFailed extends Error {
     super(`Condition of transaction item ${index} failed`);
   }
 }
+
+/**
+ * 422: the write would make an item larger than DynamoDB's 400 KB. Request bounds keep single members small (texts,
+ * metadata), but their sum — say 500 long line items — can still pass it; the write is refused whole.
+ */
+export class ItemTooLarge extends RuleViolation {
+  constructor() {
+    super('item_too_large', 'The resource would exceed the 400 KB a stored record may hold; shorten its texts, metadata or line items.');
+  }
+}
+
+const ITEM_SIZE = /item size|maximum allowed size/i;
 
 /** Errors that mean "try again": the request changed nothing and may be retried as is. */
 const TRANSIENT = new Set([
@@ -41,6 +53,7 @@ export async function transactWrite(items: TransactItem[], clientRequestToken?: 
 export function translateWriteError(error: unknown): unknown {
   if (error instanceof TransactionCanceledException) {
     const reasons = error.CancellationReasons ?? [];
+    if (reasons.some((r) => r.Code === 'ValidationError' && ITEM_SIZE.test(r.Message ?? ''))) return new ItemTooLarge();
     const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
     if (failed >= 0) {
       const item = reasons[failed]?.Item;
@@ -52,6 +65,7 @@ export function translateWriteError(error: unknown): unknown {
     const item = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
     return new ConditionFailed(0, item && unmarshall(item));
   }
+  if (error instanceof Error && error.name === 'ValidationException' && ITEM_SIZE.test(error.message)) return new ItemTooLarge();
   if (error instanceof Error && TRANSIENT.has(error.name)) return new ServiceUnavailable();
   return error;
 }

@@ -15,9 +15,12 @@ class PayloadTooLarge extends DomainError {
 class UnsupportedMediaType extends DomainError {
   readonly status = 415;
   constructor() {
-    super('unsupported_media_type', "Send the request body as JSON with 'Content-Type: application/json'.");
+    super('unsupported_media_type', "Send the request body as JSON with 'Content-Type: application/json' (optionally '; charset=utf-8').");
   }
 }
+
+/** `application/json`, optionally with `charset=utf-8` (JSON is UTF-8, RFC 8259); `application/json-seq` and the like are not. */
+const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-?8"?\s*)?$/i;
 
 /** Parses the JSON body: 413 over 1 MiB, 415 when not declared JSON, 400 when malformed. No body reads as `{}`. */
 export function parseBody(event: APIGatewayProxyEventV2): unknown {
@@ -25,7 +28,7 @@ export function parseBody(event: APIGatewayProxyEventV2): unknown {
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLarge();
   const contentType = headerValue(event.headers, 'content-type') ?? '';
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) throw new UnsupportedMediaType();
+  if (!JSON_MEDIA_TYPE.test(contentType.trim())) throw new UnsupportedMediaType();
   try {
     return JSON.parse(raw);
   } catch {

@@ -74,7 +74,7 @@ export const productCreateBody = object(
 export const pricesUpdateBody = object({ prices: { anyOf: PRICE_TYPES.map((type) => pricesSchemaFor(type)) } }, ['prices']);
 
 export const simulateBody = object(
-  { quantity: { type: 'integer', minimum: 0, maximum: 1_000_000_000 }, amount: { type: 'integer', minimum: 0 } },
+  { quantity: { type: 'integer', minimum: 0, maximum: 1_000_000_000 }, amount: { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 } },
   ['quantity'],
 );
 

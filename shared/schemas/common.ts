@@ -1,4 +1,5 @@
 import { PATTERNS } from './formats';
+import { METADATA_BOUNDS } from './metadata';
 import { COUNTRIES, CURRENCIES, LANGUAGES, PAYMENT_METHOD_TYPES, TIMEZONES } from './value-sets';
 
 /** JSON Schema fragments shared by the request and resource schemas. */
@@ -18,8 +19,10 @@ export const language = { type: 'string', enum: LANGUAGES };
 export const timezone = { type: 'string', enum: TIMEZONES };
 export const paymentMethodType = { type: 'string', enum: PAYMENT_METHOD_TYPES };
 export const days = { type: 'integer', minimum: 0, maximum: 3650 };
-export const percentage = { type: 'number', minimum: 0, maximum: 100 };
-export const metadata = { type: 'object', maxProperties: 50 };
+/** A percentage or rate: 0–100 with at most 4 decimals (an exact decimal check, see bin/validator-keywords.ts). */
+export const percentage = { type: 'number', minimum: 0, maximum: 100, multipleOf: 0.0001 };
+/** Free metadata: any JSON object within METADATA_BOUNDS (depth, keys, key length, numbers, size; metadata.ts). */
+export const metadata = { type: 'object', 'x-metadata-bounds': METADATA_BOUNDS };
 export const id = { type: 'string', minLength: 1, maxLength: 64 };
 
 /** Request form of an address: every member optional, `line2`/`state` nullable. */

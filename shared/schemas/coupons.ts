@@ -31,7 +31,7 @@ const couponMembers: Record<string, Schema> = {
   type: { type: 'string', enum: COUPON_TYPES },
   discount_amount: nullable({ type: 'integer', minimum: 1, maximum: MAX_AMOUNT }),
   currency: nullable(currency),
-  discount_percent: nullable({ type: 'number', exclusiveMinimum: 0, maximum: 100 }),
+  discount_percent: nullable({ type: 'number', exclusiveMinimum: 0, maximum: 100, multipleOf: 0.01 }),
   repeat: { type: 'string', enum: COUPON_REPEATS },
   duration: nullable(couponDuration),
   product_ids: nullable({ type: 'array', maxItems: 100, uniqueItems: true, items: id }),

@@ -13,6 +13,7 @@ export const PATTERNS = {
   email: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
   uri: '^[a-zA-Z][a-zA-Z0-9+.-]*:[^\\s]+$',
   hexColor: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$',
+  decimalInteger: '^-?[0-9]{1,16}$',
   numberPattern: '^(?:[^{}]|\\{(?:number|YYYY|MM|DD)\\})*\\{number\\}(?:[^{}]|\\{(?:number|YYYY|MM|DD)\\})*$',
 } as const;
 
@@ -23,5 +24,6 @@ export const FORMAT_NAMES: Record<string, string> = {
   [PATTERNS.email]: 'an e-mail address',
   [PATTERNS.uri]: 'an absolute URI',
   [PATTERNS.hexColor]: 'a hexadecimal colour (#rgb, #rgba, #rrggbb or #rrggbbaa)',
+  [PATTERNS.decimalInteger]: 'a decimal integer (digits only, at most 16)',
   [PATTERNS.numberPattern]: 'a pattern containing {number} and only the elements {number}, {YYYY}, {MM}, {DD}',
 };

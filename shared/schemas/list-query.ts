@@ -15,9 +15,10 @@ const ENUM_OPS = ['', '__not', '__equals'];
 const ENUM_LIST_OPS = ['__in', '__notIn'];
 const DATE_OPS = ['', '__lt', '__lte', '__gt', '__gte'];
 
+/** Integer query parameters are written as decimal integers (bin/validator-keywords.ts), within these bounds. */
 export const pagingQuery = {
   take: { type: 'integer', minimum: 0, maximum: 100, default: 50 },
-  skip: { type: 'integer', minimum: 0, default: 0 },
+  skip: { type: 'integer', minimum: 0, maximum: 1_000_000_000, default: 0 },
 };
 
 /** `sort=-created_at` lists newest first; the default, `created_at`, oldest first (offsets stay stable as items are added). */

@@ -47,7 +47,7 @@ export const bpsTierSchema: Schema = {
   required: ['from', 'percentage'],
   properties: {
     ...bound,
-    percentage: { type: 'number', minimum: 0, maximum: 100, description: 'Percent of each unit\'s amount, at most 4 decimals (0.25 = 25 bps).' },
+    percentage: { type: 'number', minimum: 0, maximum: 100, multipleOf: 0.0001, description: 'Percent of each unit\'s amount, at most 4 decimals (0.25 = 25 bps).' },
     per_unit_cap: { ...optionalMinorAmount, description: 'Most one unit costs, in minor units.' },
     per_unit_floor: { ...optionalMinorAmount, description: 'Least one unit costs, in minor units.' },
     per_unit_fee: { ...optionalMinorAmount, description: 'Fixed amount added to each unit, in minor units.' },

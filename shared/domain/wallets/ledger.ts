@@ -3,7 +3,7 @@ import { tableName } from '../../db/client';
 import { ledgerItems, writeLedger, type LedgerChange } from '../../db/ledger';
 import { newId } from '../../ids';
 import type { TransactItem } from '../../db/transactions';
-import { insufficientBalance } from './errors';
+import { balanceTooLarge, insufficientBalance } from './errors';
 import { scheduleAttributes } from './schedule';
 import { signedAmount, walletTransactionKey, type WalletTransactionItem, type WalletTransactionType } from './transaction';
 import { walletKey, type WalletItem } from './wallet';
@@ -21,14 +21,17 @@ export interface Movement {
 
 /**
  * The ledger change for one or more movements of a wallet, in order: each entry's `balance_after` follows the
- * previous one, and the balance may never go below zero (422 `insufficient_wallet_balance`). The balance item is
- * written on the version read, so a concurrent change makes this one retry from the new balance.
+ * previous one, and the balance may never go below zero (422 `insufficient_wallet_balance`) nor past 2^53 − 1 (422
+ * `wallet_balance_too_large`: amounts stay exact integers). The balance item is written on the version read, so a
+ * concurrent change makes this one retry from the new balance.
  */
 export function walletChange(ctx: Ctx, wallet: WalletItem, movements: Movement[], now: Date, also: TransactItem[] = []) {
   let balance = wallet.balance;
   const entries: WalletTransactionItem[] = movements.map((m) => {
+    const before = balance;
     balance += signedAmount(m);
-    if (balance < 0) throw insufficientBalance(balance - signedAmount(m), m.amount);
+    if (balance < 0) throw insufficientBalance(before, m.amount);
+    if (balance > Number.MAX_SAFE_INTEGER) throw balanceTooLarge(before, m.amount);
     const id = m.id ?? newId('walt', now.getTime());
     return {
       ...walletTransactionKey(ctx, wallet.id, id),

@@ -5,7 +5,7 @@ import { queryItems } from '../../db/query';
 import { getItem, retryOnRace, versionCondition } from '../../db/items';
 import type { TransactItem } from '../../db/transactions';
 import { newId } from '../../ids';
-import { alreadyReverted, transactionNotFound } from './errors';
+import { alreadyReverted, balanceTooLarge, transactionNotFound } from './errors';
 import { createInvoice } from '../invoices/create';
 import { walletLoadLine } from '../invoices/wallet-load-line';
 import { applyWalletChange, walletChange } from './ledger';
@@ -22,6 +22,7 @@ import { findWalletItem } from './wallets';
 export async function loadWallet(ctx: Ctx, id: string, input: { type: 'free' | 'paid'; amount: number; comment?: string | null }): Promise<Wallet> {
   if (input.type === 'paid') {
     const wallet = await findWalletItem(ctx, id);
+    if (wallet.balance + input.amount > Number.MAX_SAFE_INTEGER) throw balanceTooLarge(wallet.balance, input.amount);
     await invoicePaidLoad(ctx, wallet, input.amount, input.comment ?? null, 'load');
     return toWallet(wallet);
   }
