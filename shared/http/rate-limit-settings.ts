@@ -64,3 +64,10 @@ export function useRateLimits(settings: RateLimitSettings | null): () => void {
     override = previous;
   };
 }
+
+/** The counter item's `_type`: not an event source (shared/domain/events/map-change.ts), so it never becomes an event. */
+export const RATE_LIMIT_TYPE = 'rate_limit';
+/** Counter items live under `WS#<workspace>#RATELIMIT#<kind>`: the only partitions a GET function may write. */
+export const RATE_LIMIT_PARTITION = 'RATELIMIT';
+/** Every attribute the counter's UpdateItem touches (the IAM grant of lib/rate-limits.ts allows these only). */
+export const RATE_LIMIT_ATTRIBUTES = ['pk', 'sk', '_type', 'n', 'ttl'] as const;

@@ -8,7 +8,7 @@ import { RateLimited } from '../errors';
 import { errorResponse } from './errors';
 import type { HttpResponse } from './responses';
 import type { RouteMeta } from './route-meta';
-import { rateLimitSettings, type RateLimitSettings } from './rate-limit-settings';
+import { RATE_LIMIT_PARTITION, RATE_LIMIT_TYPE, rateLimitSettings, type RateLimitSettings } from './rate-limit-settings';
 
 /**
  * Per-workspace rate limits (docs/rate-limits.md). Every authenticated request counts against its workspace's
@@ -20,13 +20,6 @@ import { rateLimitSettings, type RateLimitSettings } from './rate-limit-settings
  */
 
 export type RequestKind = 'read' | 'write';
-
-/** The item's `_type`: not an event source (shared/domain/events/map-change.ts), so it never becomes an event. */
-export const RATE_LIMIT_TYPE = 'rate_limit';
-/** Counter items live under `WS#<workspace>#RATELIMIT#<kind>`: the only partitions a GET function may write. */
-export const RATE_LIMIT_PARTITION = 'RATELIMIT';
-/** Every attribute the counter's UpdateItem touches (the IAM grant of lib/rate-limits.ts allows these only). */
-export const RATE_LIMIT_ATTRIBUTES = ['pk', 'sk', '_type', 'n', 'ttl'] as const;
 
 export const requestKind = (method: string): RequestKind => (method.toUpperCase() === 'GET' ? 'read' : 'write');
 

@@ -3,8 +3,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { makeCtx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
 import { EVENT_SOURCE_TYPES, mapChange } from '../../shared/domain/events/map-change';
-import { RATE_LIMIT_TYPE, rateLimitKey, windowOf } from '../../shared/http/rate-limit';
-import { DEFAULT_RATE_LIMITS, useRateLimits } from '../../shared/http/rate-limit-settings';
+import { rateLimitKey, windowOf } from '../../shared/http/rate-limit';
+import { DEFAULT_RATE_LIMITS, RATE_LIMIT_TYPE, useRateLimits } from '../../shared/http/rate-limit-settings';
 import { startTestApi, withEntity, type Client, type Reply, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
 
