@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { routes as routeTable, type RouteDefinition } from '../functions/routes';
 import { tableDefinition } from '../shared/db/table-definition';
 import { EventPipeline } from './event-pipeline';
+import { resolveRateLimits, throttleStage, type RateLimitProps } from './rate-limits';
 import { groupRoutes, RoutesStack } from './routes-stack';
 import { Scheduler } from './scheduler';
 
@@ -18,6 +19,8 @@ export const routesQueueingDeliveries: readonly string[] = ['retryWebhookMessage
 export interface BillingStackProps extends StackProps {
   /** Default: the route table (functions/routes.ts). Tests pass longer lists to check how the stack scales. */
   routes?: readonly RouteDefinition[];
+  /** Per-workspace limits and the stage's throttling (lib/rate-limits.ts); default from CDK context, else decisions.md's. */
+  rateLimits?: RateLimitProps;
 }
 
 /**
@@ -29,8 +32,9 @@ export class BillingStack extends Stack {
   /** The nested stacks holding the routes, one per area (`Routes<Tag>`, `Routes<Tag>2`, … past maxRoutesPerStack routes). */
   readonly routeStacks: readonly RoutesStack[];
 
-  constructor(scope: Construct, id: string, { routes = routeTable, ...props }: BillingStackProps = {}) {
+  constructor(scope: Construct, id: string, { routes = routeTable, rateLimits: rateLimitProps, ...props }: BillingStackProps = {}) {
     super(scope, id, props);
+    const rateLimits = resolveRateLimits(this.node, rateLimitProps);
 
     const table = new Table(this, 'Table', {
       partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
@@ -58,6 +62,8 @@ export class BillingStack extends Stack {
     new Scheduler(this, 'Scheduler', { table, projectRoot });
 
     const api = new HttpApi(this, 'HttpApi', { apiName: `${this.stackName}-http` });
+    // The backstop for the whole API; the per-workspace limits are the route functions' (shared/http/rate-limit.ts).
+    throttleStage(api, rateLimits.stage);
     // Created here, in the parent stack, and handed to the nested stacks' routes by id.
     const jwtAuthorizer = new HttpAuthorizer(api, 'JwtAuthorizer', {
       httpApi: api,
@@ -75,7 +81,9 @@ export class BillingStack extends Stack {
     if (unknownRoutes.length > 0) throw new Error(`BillingStack: routesQueueingDeliveries names unknown routes: ${unknownRoutes.join(', ')}`);
 
     this.routeStacks = groupRoutes(routes).map(
-      (group) => new RoutesStack(this, group.name, { routes: group.routes, api, authorizer, table, events, routesQueueingDeliveries, projectRoot }),
+      (group) => new RoutesStack(this, group.name, {
+        routes: group.routes, api, authorizer, table, events, routesQueueingDeliveries, projectRoot, rateLimits: rateLimits.perWorkspace,
+      }),
     );
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });

@@ -4,7 +4,9 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/routes';
+import type { RateLimitSettings } from '../shared/http/rate-limit-settings';
 import type { EventPipeline } from './event-pipeline';
+import { bindRateLimits } from './rate-limits';
 import { RouteFunction } from './route-function';
 
 /**
@@ -79,6 +81,8 @@ export interface RoutesStackProps {
   routesQueueingDeliveries: readonly string[];
   /** Directory that the routes' handlers are relative to (the one holding package.json). */
   projectRoot: string;
+  /** The per-workspace rate limits every route enforces; null: off. */
+  rateLimits: RateLimitSettings | null;
 }
 
 /**
@@ -97,6 +101,8 @@ export class RoutesStack extends NestedStack {
       const routeFunction = new RouteFunction(this, route.id, { route, projectRoot });
       // GET handlers only read (DESIGN.md §7): give them no write permission at all.
       routeFunction.bindTable(table, route.method === 'GET' ? 'read' : 'readWrite');
+      // The rate-limit counter: its settings, and UpdateItem on counter items only (GETs included).
+      bindRateLimits(routeFunction.fn, table, props.rateLimits);
       if (props.routesQueueingDeliveries.includes(route.id)) events.allowQueueing(routeFunction.fn);
       // In this stack's scope (not api.addRoutes, which would put the route, integration and permission under the
       // API, in the parent stack).

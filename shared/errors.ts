@@ -71,3 +71,11 @@ export class ServiceUnavailable extends DomainError {
     super('service_unavailable', message);
   }
 }
+
+/** 429: the workspace has used up its requests of this kind for the current window (shared/http/rate-limit.ts). */
+export class RateLimited extends DomainError {
+  readonly status = 429;
+  constructor(message: string) {
+    super('rate_limited', message);
+  }
+}

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyResultV2 }
 import type { Ctx } from '../context';
 import { errorMapping } from './errors';
 import { idempotency } from './idempotency';
+import { rateLimiter } from './rate-limit';
 import { requestCtx } from './request-context';
 import { requestParts } from './request-parts';
 import { binary, BinaryResponse, json } from './responses';
@@ -23,7 +24,8 @@ type Core<Body, Query, Path> = (input: HandlerInput<Body, Query, Path>) => Promi
 const inputs = new WeakMap<object, HandlerInput<unknown, unknown, unknown>>();
 
 /**
- * The shared stack, in DESIGN.md §4 order: request context and scope (401/403) → body parsing (413/415/400)
+ * The shared stack, in DESIGN.md §4 order: request context and scope (401/403) → the workspace's rate limit (429;
+ * shared/http/rate-limit.ts, which also puts the `X-RateLimit-*` headers on the final response) → body parsing (413/415/400)
  * → validation of path, query and body (400) → idempotency (POST/PUT/PATCH with `Idempotency-Key`: replay,
  * 409, 422) → the domain call → JSON response → error mapping.
  * The core receives validated input and returns the resource; its status comes from the route table. A core that
@@ -33,12 +35,19 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
   route: RouteMeta,
   core: Core<Body, Query, Path>,
 ) {
-  return middy<HttpEvent, APIGatewayProxyResultV2>()
+  const contexts = new WeakMap<object, Ctx>();
+  const limiter = rateLimiter<HttpEvent>(route, (event) => contexts.get(event));
+  const stack = middy<HttpEvent, APIGatewayProxyResultV2>()
     .use({
       before: ({ event }) => {
-        const ctx = requestCtx(event, route.scope);
+        contexts.set(event, requestCtx(event, route.scope));
+      },
+    })
+    .use(limiter.middleware)
+    .use({
+      before: ({ event }) => {
         const parts = requestParts(route, event);
-        inputs.set(event, { ctx, ...parts, headers: event.headers });
+        inputs.set(event, { ctx: contexts.get(event)!, ...parts, headers: event.headers });
       },
     })
     .use(idempotency(route, (event) => inputs.get(event)))
@@ -51,4 +60,5 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
     })
     .use(errorMapping(route))
     .handler(async (event) => core(inputs.get(event) as HandlerInput<Body, Query, Path>) as Promise<APIGatewayProxyResultV2>);
+  return limiter.wrap(stack);
 }

@@ -7,10 +7,26 @@ import { makeCtx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
 import { versionCondition } from '../../shared/db/items';
 import { customerItemKey, customerListFields, type CustomerItem } from '../../shared/domain/customers/customer';
+import { useRateLimits, type RateLimitSettings } from '../../shared/http/rate-limit-settings';
 import { tokenVerifier, type LocalKeys } from '../../lib/local/jwt';
 import { directInvoker } from './direct-invoke';
 import { apiClient } from './http';
-import { measureAgainstFloor, measureAlone, type PairResult, type Summary } from './latency';
+import { measureAgainstFloor, measureAlone, measureRotating, type PairResult, type Summary, type VariantResult } from './latency';
+
+/**
+ * The limiter's limits while it is measured: high enough that no request is refused (the bench sends thousands of
+ * reads a window), so every request takes the ordinary path, one counter UpdateItem beside the handler's read.
+ */
+export const BENCH_RATE_LIMITS: RateLimitSettings = { reads: 1_000_000_000, writes: 1_000_000_000, windowSeconds: 10 };
+
+/** GET /v1/customers/{id} with the per-workspace rate limiter and without it, interleaved in rotating order. */
+export interface LimiterResults {
+  without: VariantResult;
+  with: VariantResult;
+  handlerWithout: VariantResult;
+  handlerWith: VariantResult;
+  limits: RateLimitSettings;
+}
 
 export interface CustomerResults {
   get: PairResult;
@@ -22,6 +38,8 @@ export interface CustomerResults {
   http: Summary;
   /** The local RS256 token verification alone (API Gateway's JWT authorizer on AWS). */
   tokenCheck: Summary;
+  /** GET with and without the rate limiter (the rows above run without it). */
+  limiter: LimiterResults;
 }
 
 export interface CustomerBench {
@@ -73,5 +91,29 @@ export async function measureCustomerRoutes({ baseUrl, keys, workspaceId, token,
   // A fresh verifier each time: the first sight of a token, before the server remembers it.
   const tokenCheck = await measureAlone(() => tokenVerifier(keys)(`Bearer ${token}`), counts.warmup, counts.measured);
 
-  return { get, put, getHandler, putHandler, http, tokenCheck };
+  // The limiter on or off for one request (the rest of the bench runs with it off: RATE_LIMIT_ENABLED=false).
+  const limits = (settings: RateLimitSettings | null, run: () => Promise<unknown>) => async () => {
+    const restore = useRateLimits(settings);
+    try {
+      return await run();
+    } finally {
+      restore();
+    }
+  };
+  const variants = await measureRotating(
+    [
+      { name: 'without', run: limits(null, () => call('GET', path, 200)) },
+      { name: 'with', run: limits(BENCH_RATE_LIMITS, () => call('GET', path, 200)) },
+      { name: 'handlerWithout', run: limits(null, () => invokeGet(path, { id }, 200)) },
+      { name: 'handlerWith', run: limits(BENCH_RATE_LIMITS, () => invokeGet(path, { id }, 200)) },
+    ],
+    counts,
+    dynamoCallCount,
+  );
+  const limiter = { ...(Object.fromEntries(variants) as Omit<LimiterResults, 'limits'>), limits: BENCH_RATE_LIMITS };
+  if (limiter.with.callsPerRequest !== limiter.without.callsPerRequest + 1) {
+    throw new Error(`the limiter should add exactly one DynamoDB call: ${limiter.without.callsPerRequest} without, ${limiter.with.callsPerRequest} with`);
+  }
+
+  return { get, put, getHandler, putHandler, http, tokenCheck, limiter };
 }

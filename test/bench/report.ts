@@ -7,7 +7,7 @@ import type { CustomerResults } from './customer-scenarios';
 import type { ChangeToListedResults, ListSeries, MessageListResults } from './event-scenarios';
 import type { InvoiceCost, InvoiceResults, InvoiceSeries } from './invoice-scenarios';
 import type { PairResult, Summary } from './latency';
-import { formatCalls, formatMs, growth, invoiceRatio, kb, LIMITS, priceGrowth, topupRatio, type EventResults, type TargetCheck } from './targets';
+import { formatCalls, formatMs, growth, invoiceRatio, kb, limiterCost, LIMITS, priceGrowth, topupRatio, type EventResults, type TargetCheck } from './targets';
 
 export interface BenchFacts {
   date: Date;
@@ -69,6 +69,36 @@ export function getReading(c: CustomerResults): string {
 }
 
 const count = (n: number): string => n.toLocaleString('en-US');
+
+/** GET /v1/customers/{id} with and without the per-workspace rate limiter. */
+export function limiterTable(c: CustomerResults): string {
+  const { limiter: l } = c;
+  const row = (label: string, without: typeof l.with, withIt: typeof l.with) => [
+    label, both(without.summary), both(withIt.summary), ratios(withIt.summary, without.summary),
+    `${formatCalls(without.callsPerRequest)} → ${formatCalls(withIt.callsPerRequest)}`,
+  ];
+  return table(
+    ['Request', 'without the limiter: p50 / p95 ms', 'with it: p50 / p95 ms', 'with / without: p50 / p95', 'DynamoDB calls / request'],
+    [row('GET /v1/customers/{id}', l.without, l.with), row('↳ its handler, invoked in-process', l.handlerWithout, l.handlerWith)],
+  );
+}
+
+/** What the limiter adds, and why. */
+export function limiterReading(c: CustomerResults): string {
+  const { limiter: l } = c;
+  const http = limiterCost(l, 'http');
+  const added = l.with.summary.p50 - l.without.summary.p50;
+  const verdict = http <= LIMITS.limiterOverGet
+    ? `**The target is met:** ${ratio(http)} (≤ ${LIMITS.limiterOverGet}×).`
+    : `**The target is missed:** ${ratio(http)} (> ${LIMITS.limiterOverGet}×), ${ms(added)} ms more at p50.`;
+  return `${verdict} With the limiter on, each GET sends one UpdateItem (\`ADD n 1\` on the workspace's counter item for the ` +
+    `current window, \`ReturnValues: UPDATED_NEW\`) beside its GetItem: the handler starts the count right after the token's ` +
+    'workspace is known and the read runs while it is in flight (GET handlers only read; a read found over the budget is ' +
+    'discarded and answered 429), so the request waits for the slower of the two round trips, not their sum. On DynamoDB Local ' +
+    `a write is slower than a strongly consistent read (see PUT's floor above), so the UpdateItem sets the pace. Limits while measured: ` +
+    `${count(l.limits.reads)} reads per ${l.limits.windowSeconds} s (no request refused, every request counted: the ordinary path). ` +
+    'Every other measurement of this report runs with the limiter off (`RATE_LIMIT_ENABLED=false`).';
+}
 
 /** GET /v1/webhooks/messages at both log sizes: the route, its floor, and how each grows. */
 export function messageListTable(lists: MessageListResults): string {
@@ -482,6 +512,9 @@ table, starts the local API in-process on a free port and measures:
   AWS; the same handlers are therefore also invoked in-process with the event the server would build (middy,
   validation, the domain call, mapping), and the HTTP round trip (\`GET /health\`) and a first-sight token check are timed alone.
 - **DynamoDB calls per request**: the shared client's counter (\`dynamoCallCount()\`) around the measured requests.
+- **The per-workspace rate limiter** (\`shared/http/rate-limit.ts\`): \`GET /v1/customers/{id}\` with it on and off, through the local
+  server and in-process, all four interleaved in rotating order: ${facts.warmup} warm-up rounds, then ${facts.measured} measured ones. Everything
+  else is measured with it off.
 - **Credit top-ups**: a fresh workspace with an invoicing entity, a \`credit\` product (\`POST /v1/products\`) with a bundle price
   configuration (a top-up without \`price_id\` never reads it) and one customer (currency EUR) per variant, each balance created by a
   first top-up. \`POST /v1/customers/{id}/credits/{productId}/topup\` with \`{"credit_count": ${credits.creditCount}}\` (no \`price_id\`, no
@@ -543,6 +576,12 @@ ${latencyTable(customers)}
 ${overheadTable(customers)}
 
 ${getReading(customers)}
+
+## Rate limiter: GET /v1/customers/{id} with and without it
+
+${limiterTable(customers)}
+
+${limiterReading(customers)}
 
 ## Credits: a top-up beside its DynamoDB floors
 

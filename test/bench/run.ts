@@ -1,5 +1,5 @@
 /**
- * npm run bench: latency beside the DynamoDB floor, DynamoDB calls per request, a credit top-up beside its
+ * npm run bench: latency beside the DynamoDB floor, DynamoDB calls per request, the rate limiter's cost on a GET, a credit top-up beside its
  * TransactWriteItems and its full sequence, invoice creation (10 and 100 lines) and validation beside theirs, the
  * scheduled billing run's throughput over 1,000 due subscriptions, webhook
  * message listing as the log grows, the time from a change to its listed message, a product's price configurations listed as they grow (and
@@ -18,7 +18,7 @@ import { startDynamoLocal, type RunningDynamo } from '../../lib/local/dynamodb-l
 import { generateKeys, signToken } from '../../lib/local/jwt';
 import { measureBundles } from './bundles';
 import {
-  billingReading, billingTable, bundleTable, changeReading, changeTable, getReading, invoiceReadTable, invoiceReading, invoiceSendsTable, invoiceTable, latencyTable, listReading,
+  billingReading, billingTable, bundleTable, changeReading, changeTable, getReading, invoiceReadTable, invoiceReading, invoiceSendsTable, invoiceTable, latencyTable, limiterReading, limiterTable, listReading,
   markdownReport, messageListTable, overheadTable, priceCostTable, priceListReading, priceListTable, priceSeedLine, seedLine, targetTable, topupReadTable, topupReading, topupTable,
 } from './report';
 import { checkTargets } from './targets';
@@ -50,6 +50,8 @@ const BASELINE = { name: 'empty handler (baseline)', entry: 'test/bench/empty-ha
 
 process.env.TABLE_NAME = 'billing-bench';
 process.env.AWS_REGION = 'local';
+// The per-workspace rate limiter would refuse most of these requests: off, except where its cost is measured.
+process.env.RATE_LIMIT_ENABLED = 'false';
 // Lambda runs Node 22; the SDK's notice about Node 20 on this machine is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
   const token = await signToken(keys, { workspace, scope: 'read write' });
 
-  console.error(`Measuring GET and PUT /v1/customers/{id} (${COUNTS.warmup} warm-up + ${COUNTS.measured} requests each)…`);
+  console.error(`Measuring GET and PUT /v1/customers/{id}, and GET with the rate limiter (${COUNTS.warmup} warm-up + ${COUNTS.measured} requests each)…`);
   const measured = (async () => {
     const customers = await measureCustomerRoutes({ baseUrl: api.url, keys, workspaceId: workspace, token, counts: COUNTS, dynamoWarmup: DYNAMO_WARMUP });
     if (customers.get.callsPerRequest === 0) throw new Error('dynamoCallCount() saw no calls: not the module instance the handlers use');
@@ -128,6 +130,7 @@ async function main(): Promise<void> {
   writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
+    `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers)}\n\n${limiterReading(customers)}\n\n` +
     `Credits: a top-up beside its DynamoDB floors\n\n${topupTable(credits)}\n\n${topupReadTable(credits)}\n\n${topupReading(credits)}\n\n` +
     `Invoices: creation and validation beside their DynamoDB floors\n\n${invoiceTable(invoices)}\n\n${invoiceSendsTable(invoices)}\n\n${invoiceReadTable(invoices)}\n\n${invoiceReading(invoices)}\n\n` +
     `Recurring billing: the scheduled run\n\n${billingTable(billing)}\n\n${billingReading(billing)}\n\n` +

@@ -1,7 +1,7 @@
 import type { BillingResults } from './billing-scenarios';
 import type { BundleResult } from './bundles';
 import type { TopupResults } from './credit-scenarios';
-import type { CustomerResults } from './customer-scenarios';
+import type { CustomerResults, LimiterResults } from './customer-scenarios';
 import type { PriceListResults } from './catalog-scenarios';
 import type { ChangeToListedResults, MessageListResults } from './event-scenarios';
 import type { InvoiceResults, InvoiceSeries } from './invoice-scenarios';
@@ -9,6 +9,8 @@ import type { InvoiceResults, InvoiceSeries } from './invoice-scenarios';
 /** The issue's targets. */
 export const LIMITS = {
   getLatencyOverFloor: 1.5,
+  /** p50 of GET /v1/customers/{id} with the per-workspace rate limiter over its p50 without it. */
+  limiterOverGet: 1.15,
   getDynamoCalls: 1,
   bundleKb: 700,
   importOverBaseline: 1.3,
@@ -68,6 +70,8 @@ export function checkTargets(
   const listRatio = growth(lists, 'plain');
   const sizes = `${count(lists.large.messages)} vs ${count(lists.small.messages)} messages`;
   const getRatio = customers.get.route.p50 / customers.get.floor.p50;
+  const { limiter } = customers;
+  const limiterRatio = limiterCost(limiter, 'http');
   const largest = functions.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const slowest = functions.reduce((a, b) => (b.medianImportMs > a.medianImportMs ? b : a));
   const slowRatio = slowest.medianImportMs / baseline.medianImportMs;
@@ -91,7 +95,14 @@ export function checkTargets(
       pass: getRatio <= LIMITS.getLatencyOverFloor,
     },
     {
-      target: `GET /v1/customers/{id}: exactly ${LIMITS.getDynamoCalls} DynamoDB call per request`,
+      target: `GET /v1/customers/{id} with the per-workspace rate limiter: p50 ≤ ${LIMITS.limiterOverGet}× its p50 without it`,
+      measured: `${limiterRatio.toFixed(2)}× (${limiter.with.summary.p50.toFixed(2)} ms vs ${limiter.without.summary.p50.toFixed(2)} ms; ` +
+        `its handler in-process: ${limiterCost(limiter, 'handler').toFixed(2)}×, ${limiter.handlerWith.summary.p50.toFixed(2)} ms vs ${limiter.handlerWithout.summary.p50.toFixed(2)} ms); ` +
+        `${formatCalls(limiter.with.callsPerRequest)} DynamoDB calls per request with it, ${formatCalls(limiter.without.callsPerRequest)} without`,
+      pass: limiterRatio <= LIMITS.limiterOverGet,
+    },
+    {
+      target: `GET /v1/customers/{id}: exactly ${LIMITS.getDynamoCalls} DynamoDB call per request (without the rate limiter)`,
       measured: `${formatCalls(customers.get.callsPerRequest)} per request`,
       pass: customers.get.callsPerRequest === LIMITS.getDynamoCalls,
     },
@@ -151,6 +162,10 @@ export function checkTargets(
     },
   ];
 }
+
+/** p50 with the rate limiter over p50 without it: through the local server, or the handler invoked in-process. */
+export const limiterCost = (l: LimiterResults, via: 'http' | 'handler'): number =>
+  via === 'http' ? l.with.summary.p50 / l.without.summary.p50 : l.handlerWith.summary.p50 / l.handlerWithout.summary.p50;
 
 export const formatCalls = (calls: number): string => (Number.isInteger(calls) ? String(calls) : calls.toFixed(2));
 

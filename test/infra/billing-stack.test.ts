@@ -7,10 +7,12 @@ import {
   deliveryConsumer, deliveryQueueUrlEnv, deliveryQueueVisibility, streamHandler, webhookPostTimeout, workerTagKey,
 } from '../../lib/event-pipeline';
 import { routeTagKey } from '../../lib/route-function';
+import { DEFAULT_STAGE_THROTTLE } from '../../lib/rate-limits';
 import { groupRoutes, maxRoutesPerStack } from '../../lib/routes-stack';
 import { scheduledHandler } from '../../lib/scheduler';
 import { tableDefinition } from '../../shared/db/table-definition';
 import { EVENT_SOURCE_TYPES } from '../../shared/domain/events/map-change';
+import { DEFAULT_RATE_LIMITS, RATE_LIMIT_ATTRIBUTES, rateLimitEnvironment } from '../../shared/http/rate-limit-settings';
 import { flatId, flattenTemplates, resourceCount, stackTemplates, type StackTemplate } from './stack-templates';
 
 /** Bundling skipped (DESIGN.md §12): synth takes a second instead of one esbuild run per route. */
@@ -39,7 +41,7 @@ const onlyId = (resources: Record<string, unknown>): string => {
   return ids[0]!;
 };
 
-type Statement = { Action: string | string[]; Resource: unknown };
+type Statement = { Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> };
 
 /** Every IAM statement granted to a function's role, across the policies attached to it. */
 const statementsOf = (functionId: string): Statement[] => {
@@ -53,6 +55,19 @@ const statementsOf = (functionId: string): Statement[] => {
 
 /** Every IAM action granted to a function's role, across the policies attached to it. */
 const actionsOf = (functionId: string): string[] => statementsOf(functionId).flatMap((s) => s.Action);
+
+/** The rate limiter's grant (lib/rate-limits.ts): UpdateItem on the table, on counter items and attributes only. */
+const rateLimitStatement = (table: string) => ({
+  Effect: 'Allow',
+  Action: 'dynamodb:UpdateItem',
+  Resource: { 'Fn::GetAtt': [table, 'Arn'] },
+  Condition: {
+    'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WS#*#RATELIMIT#*'] },
+    'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...RATE_LIMIT_ATTRIBUTES] },
+    StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_NEW'] },
+  },
+});
+const isRateLimitStatement = (s: Statement): boolean => s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] !== undefined;
 
 const functions = () => template.findResources('AWS::Lambda::Function') as Record<string, Resource>;
 const queues = () => template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
@@ -152,12 +167,72 @@ describe('functions', () => {
   });
 
   test.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: table access matches the method', (_key, route) => {
-    const actions = actionsOf(functionIdByRoute.get(route.id)!);
+    // The rate-limit counter's grant aside (its own test, below): a GET function may not write at all.
+    const actions = statementsOf(functionIdByRoute.get(route.id)!).filter((s) => !isRateLimitStatement(s)).flatMap((s) => s.Action);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
     for (const action of writeActions) {
       if (route.method === 'GET') expect(actions).not.toContain(action);
       else expect(actions).toContain(action);
     }
+  });
+});
+
+describe('rate limits', () => {
+  const envOf = (functionId: string): Record<string, unknown> => functions()[functionId]!.Properties.Environment.Variables;
+  const stageOf = (t: Template) => Object.values(t.findResources('AWS::ApiGatewayV2::Stage') as Record<string, Resource>)[0]!.Properties;
+  const routeFunctionsOf = (list: StackTemplate[]) => {
+    const flat = flattenTemplates(list);
+    return Object.values(flat.findResources('AWS::Lambda::Function') as Record<string, Resource>)
+      .filter((fn) => (fn.Properties.Tags as { Key: string }[] | undefined)?.some((t) => t.Key === routeTagKey));
+  };
+
+  test('every route function enforces decisions.md\'s limits (200 reads, 50 writes per 10 s) and may update counter items only', () => {
+    for (const id of functionIdByRoute.values()) {
+      expect(envOf(id)).toMatchObject(rateLimitEnvironment(DEFAULT_RATE_LIMITS));
+      const limiter = statementsOf(id).filter(isRateLimitStatement);
+      expect(limiter).toEqual([rateLimitStatement(tableId())]);
+    }
+    // The workers are not behind the API: no limiter, no counter grant.
+    for (const id of functionIdByWorker.values()) {
+      expect(Object.keys(envOf(id)).filter((name) => name.startsWith('RATE_LIMIT_'))).toEqual([]);
+      expect(statementsOf(id).filter(isRateLimitStatement)).toEqual([]);
+    }
+  });
+
+  test('the HTTP API\'s stage throttles the whole API as a backstop: 1,000 requests/s, bursts of 2,000', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    expect(stageOf(template)).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: DEFAULT_STAGE_THROTTLE.rateLimit, ThrottlingBurstLimit: DEFAULT_STAGE_THROTTLE.burstLimit },
+    });
+    expect(DEFAULT_STAGE_THROTTLE).toEqual({ rateLimit: 1000, burstLimit: 2000 });
+  });
+
+  const fewRoutes = routes.filter((r) => r.id === 'getCustomer' || routesQueueingDeliveries.includes(r.id));
+  const synthWith = (props: ConstructorParameters<typeof BillingStack>[2], extraContext: Record<string, unknown> = {}) =>
+    stackTemplates(new BillingStack(new App({ context: { ...context, ...extraContext } }), 'Test', { routes: fewRoutes, ...props }));
+
+  test('configurable per stack: by props, or by CDK context; switched off, no counter grant at all', () => {
+    const byProps = synthWith({ rateLimits: { perWorkspace: { reads: 1000, writes: 100, windowSeconds: 60 }, stage: { rateLimit: 50, burstLimit: 100 } } });
+    for (const fn of routeFunctionsOf(byProps)) {
+      expect(fn.Properties.Environment.Variables).toMatchObject({ RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_READS: '1000', RATE_LIMIT_WRITES: '100', RATE_LIMIT_WINDOW_SECONDS: '60' });
+    }
+    expect(stageOf(byProps[0]!.template).DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+
+    const byContext = synthWith({}, { rateLimits: '{"reads": 400}', apiThrottle: { burstLimit: 300 } });
+    expect(routeFunctionsOf(byContext)[0]!.Properties.Environment.Variables).toMatchObject({ RATE_LIMIT_READS: '400', RATE_LIMIT_WRITES: '50', RATE_LIMIT_WINDOW_SECONDS: '10' });
+    expect(stageOf(byContext[0]!.template).DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 300 });
+
+    const off = synthWith({ rateLimits: { perWorkspace: null } });
+    for (const fn of routeFunctionsOf(off)) expect(fn.Properties.Environment.Variables).toMatchObject({ RATE_LIMIT_ENABLED: 'false' });
+    expect(JSON.stringify(flattenTemplates(off).findResources('AWS::IAM::Policy'))).not.toContain('RATELIMIT');
+  });
+
+  test('synth refuses limits that are not positive whole numbers', () => {
+    expect(() => synthWith({ rateLimits: { perWorkspace: { reads: 0, writes: 50, windowSeconds: 10 } } })).toThrow(/reads must be a positive whole number/);
+    expect(() => synthWith({}, { rateLimits: { windowSeconds: 2.5 } })).toThrow(/windowSeconds must be a positive whole number/);
+    expect(() => synthWith({}, { apiThrottle: { rateLimit: -1 } })).toThrow(/apiThrottle.rateLimit must be a positive number/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateKeys, signToken, type LocalKeys, type TokenOptions } from '../../lib/local/jwt';
 import { startLocalApi, type LocalApi } from '../../lib/local/server';
+import { useRateLimits, type RateLimitSettings } from '../../shared/http/rate-limit-settings';
 import { startEventPipeline, type EventPipeline } from './event-pipeline';
 
 export interface Reply<T = any> {
@@ -35,9 +36,12 @@ export const newWorkspace = (): string => `ws_${randomUUID().replace(/-/g, '').s
 /**
  * The real local server (route table, JWT checks, real handlers) on a free port, against the test DynamoDB; with
  * `events`, also the stream poller and delivery queue of `npm start`, limited to this API's workspaces.
+ * Rate limits are off (suites send many requests at once on one workspace) unless `rateLimits` is given: then they
+ * are those, for the whole process, until `close`.
  */
-export async function startTestApi(options: { events?: boolean } = {}): Promise<TestApi> {
+export async function startTestApi(options: { events?: boolean; rateLimits?: RateLimitSettings } = {}): Promise<TestApi> {
   const keys = await generateKeys();
+  const restoreRateLimits = useRateLimits(options.rateLimits ?? null);
   const api: LocalApi = await startLocalApi({ keys, port: 0 });
   const workspaces = new Set<string>();
   const events = options.events ? await startEventPipeline(workspaces) : undefined;
@@ -78,6 +82,7 @@ export async function startTestApi(options: { events?: boolean } = {}): Promise<
     close: async () => {
       await events?.stop();
       await api.close();
+      restoreRateLimits();
     },
   };
 }

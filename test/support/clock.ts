@@ -1,9 +1,14 @@
 import { useClock } from '../../shared/clock';
 
-/** The process clock, movable by tests: `advance` moves what handlers, domain and scheduler see as now. */
-export function movableClock() {
+/**
+ * The process clock, movable by tests: `advance` moves what handlers, domain and scheduler see as now. With
+ * `stopped`, time does not pass by itself either: now stays where `advance` put it (tests that must not cross a
+ * boundary, such as a rate-limit window, while they run).
+ */
+export function movableClock(options: { stopped?: boolean } = {}) {
   let offset = 0;
-  const now = () => new Date(Date.now() + offset);
+  const start = Date.now();
+  const now = () => new Date((options.stopped ? start : Date.now()) + offset);
   const restore = useClock({ now });
   return {
     now,

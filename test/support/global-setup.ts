@@ -13,6 +13,8 @@ export default async function globalSetup(): Promise<void> {
   }
   process.env.TABLE_NAME ??= 'billing-test';
   process.env.AWS_REGION ??= 'local';
+  // Handlers called directly by tests are not rate-limited; startTestApi({ rateLimits }) turns the limiter on.
+  process.env.RATE_LIMIT_ENABLED ??= 'false';
   // Lambda runs Node 22; the SDK's notice about Node 20 on developer machines is noise in test output.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   await ensureTable(process.env.DYNAMODB_ENDPOINT, process.env.TABLE_NAME);
