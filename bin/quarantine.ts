@@ -1,12 +1,12 @@
 /**
- * npm run --silent quarantine -- list [--workspace <ws>|-] | replay <ref> | discard <ref>
+ * npm run --silent quarantine -- list [--workspace <ws>|@ops] | replay <ref> | discard <ref>
  * Quarantined stream records (docs/operations.md): against DynamoDB Local when DYNAMODB_ENDPOINT is set (the
  * DynamoDB line `npm start` prints), else against AWS with the usual credentials, TABLE_NAME and, for replay,
  * DELIVERY_QUEUE_URL (both from the stream handler's environment).
  */
 import { parseArgs } from 'node:util';
 
-const usage = 'usage: npm run --silent quarantine -- list [--workspace <ws>|-] | replay <ref> | discard <ref>';
+const usage = 'usage: npm run --silent quarantine -- list [--workspace <ws>|@ops] | replay <ref> | discard <ref>';
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { workspace: { type: 'string' } } });
 const [command, ref] = positionals;
 if (!(command === 'list' || ((command === 'replay' || command === 'discard') && ref))) {
@@ -50,6 +50,7 @@ try {
     console.log(`replayed ${ref}`);
   }
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+  const still = command === 'replay' ? `replay of ${ref} failed; it stays quarantined: ` : '';
+  console.error(still + (error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
   process.exit(1);
 }

@@ -16,8 +16,8 @@ import { processRecord } from './stream-record';
  */
 export const QUARANTINE = 'QRN';
 export const UNKNOWN_WORKSPACE_PARTITION = `OPS#${QUARANTINE}`;
-/** The ref of a record whose workspace is unknown starts with this instead of a workspace id. */
-const NO_WORKSPACE = '-';
+/** The ref of a record whose workspace is unknown starts with this instead of a workspace id (which has no `@`). */
+export const NO_WORKSPACE = '@ops';
 /** Records larger than this (gzipped) are not kept: the item must stay under DynamoDB's 400 KB. */
 const MAX_KEPT_RECORD_BYTES = 300 * 1024;
 
@@ -25,7 +25,7 @@ export interface QuarantineItem {
   pk: string;
   sk: string;
   _type: 'stream_quarantine';
-  /** What operators pass to replay or discard: `<workspace>/<eventID>` (`-/<eventID>` when the workspace is unknown). */
+  /** What operators pass to replay or discard: `<workspace>/<eventID>` (`@ops/<eventID>` when the workspace is unknown). */
   ref: string;
   workspace_id: string | null;
   stream_event_id: string;
@@ -126,10 +126,24 @@ export function emitQuarantinedMetric(count: number): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
-const toQuarantined = ({ pk: _pk, sk: _sk, _type, record, ...rest }: QuarantineItem): QuarantinedRecord => ({ ...rest, replayable: record !== null && record !== undefined });
+const toQuarantined = (item: QuarantineItem): QuarantinedRecord => ({
+  ref: item.ref,
+  workspace_id: item.workspace_id,
+  quarantined_at: item.quarantined_at,
+  reason: item.reason,
+  item_pk: item.item_pk,
+  item_sk: item.item_sk,
+  item_type: item.item_type,
+  event_name: item.event_name,
+  stream_event_id: item.stream_event_id,
+  sequence_number: item.sequence_number,
+  event_source_arn: item.event_source_arn,
+  record_bytes: item.record_bytes,
+  replayable: Boolean(item.record),
+});
 
 /**
- * Quarantined records, oldest first per partition: of one workspace (`-` for the operator partition) with one Query
+ * Quarantined records, oldest first: of one workspace (`@ops` for the operator partition) with one Query
  * per page, or of the whole table with a Scan (an operator's occasional look; it reads every item).
  */
 export async function listQuarantined(workspace?: string): Promise<QuarantinedRecord[]> {
@@ -154,7 +168,7 @@ export async function listQuarantined(workspace?: string): Promise<QuarantinedRe
 
 function keyOf(ref: string) {
   const slash = ref.indexOf('/');
-  if (slash <= 0) throw new Error(`Not a quarantine ref: '${ref}' (expected <workspace>/<eventID>, or -/<eventID>)`);
+  if (slash <= 0) throw new Error(`Not a quarantine ref: '${ref}' (expected <workspace>/<eventID>, or @ops/<eventID>)`);
   const workspace = ref.slice(0, slash);
   return { pk: partitionOf(workspace === NO_WORKSPACE ? null : workspace), sk: ref.slice(slash + 1) };
 }
