@@ -47,7 +47,14 @@ export const messageResource: Schema = {
   type: 'object',
   properties: {
     id: str, event_id: str, sent_at: str,
-    payload: { type: 'object', properties: { event_type: str, data: { type: 'object' } } },
+    payload: {
+      type: 'object',
+      properties: {
+        event_type: str,
+        data: { type: 'object' },
+        truncated: { type: 'array', items: str, description: 'Members of data omitted (null) to keep the message bounded; absent when none were.' },
+      },
+    },
   },
 };
 

@@ -13,7 +13,8 @@ export const EVENTS = 'EVT';
 export interface WebhookMessage {
   id: string;
   event_id: string;
-  payload: { event_type: EventType; data: object };
+  /** `truncated`: the members of `data` omitted (null) to keep it bounded (bounded-data.ts). */
+  payload: { event_type: EventType; data: object; truncated?: string[] };
   sent_at: string;
 }
 

@@ -4,6 +4,7 @@ import { tableName } from '../../db/client';
 import { collectionKey } from '../../db/keys';
 import { transactWrite, writeUnlessDone } from '../../db/transactions';
 import { deterministicUlid } from '../../ids';
+import { boundData } from './bounded-data';
 import type { EventDraft } from './catalog';
 import { EVENTS, messageKey, messagesByTypePartition, type MessageItem } from './messages';
 
@@ -18,6 +19,7 @@ export interface Change {
 /**
  * Stores each event as an `evt_` item and its `msg_` webhook message, in one transaction per event. Ids come from
  * the change id and the event's position, so a redelivered change finds its items already there and writes nothing.
+ * `data` is bounded (bounded-data.ts), so any resource fits in an item and a webhook body.
  * Returns every message of the change, with `created` telling which ones this call wrote.
  */
 export async function recordEvents(ctx: Ctx, change: Change): Promise<{ message: MessageItem; created: boolean }[]> {
@@ -26,6 +28,7 @@ export async function recordEvents(ctx: Ctx, change: Change): Promise<{ message:
     const seed = createHash('sha256').update(`${change.changeId}#${index}`).digest();
     const ulid = deterministicUlid(change.time, seed);
     const at = new Date(change.time).toISOString();
+    const { data, truncated } = boundData(event.data);
     const message: MessageItem = {
       ...messageKey(ctx, `msg_${ulid}`),
       gsi2pk: messagesByTypePartition(ctx, event.type),
@@ -34,11 +37,11 @@ export async function recordEvents(ctx: Ctx, change: Change): Promise<{ message:
       _version: 0,
       id: `msg_${ulid}`,
       event_id: `evt_${ulid}`,
-      payload: { event_type: event.type, data: event.data },
+      payload: { event_type: event.type, data, ...(truncated && { truncated }) },
       sent_at: at,
       created_at: at,
     };
-    const stored = { ...collectionKey(ctx, EVENTS, message.event_id), _type: 'event', id: message.event_id, type: event.type, data: event.data, created_at: at };
+    const stored = { ...collectionKey(ctx, EVENTS, message.event_id), _type: 'event', id: message.event_id, type: event.type, data, ...(truncated && { truncated }), created_at: at };
     const created = await writeUnlessDone(
       transactWrite([
         { Put: { TableName: tableName(), Item: stored, ConditionExpression: 'attribute_not_exists(pk)' } },

@@ -12,6 +12,8 @@ import { endpointKey, signingSecrets, type EndpointItem } from './endpoint';
 import { nextAttemptAt } from './retry-schedule';
 import { queueNextAttempt } from './schedule-deliveries';
 import { signatureHeaders } from './signature';
+import { DestinationRefused, destinationPolicy } from '../../net/public-address';
+import { RequestTimeout, safeRequest } from '../../net/safe-request';
 
 /** A 2xx within 15 s is a success; anything else, or no answer, is a failed attempt. Tests shorten the wait. */
 const deliveryTimeoutMs = () => Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000);
@@ -66,15 +68,19 @@ async function send(endpoint: EndpointItem, message: MessageItem, now: Date): Pr
     ...signatureHeaders(message.id, Math.floor(now.getTime() / 1000), body, signingSecrets(endpoint, now)),
   };
   const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
   try {
-    const response = await fetch(endpoint.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(deliveryTimeoutMs()) });
-    await response.arrayBuffer().catch(() => undefined);
-    return { statusCode: response.status, error: null, durationMs: Math.round(performance.now() - started) };
+    const response = await safeRequest(endpoint.url, { method: 'POST', headers, body, timeoutMs: deliveryTimeoutMs(), policy: destinationPolicy(), maxResponseBytes: 1024 });
+    // Redirects are never followed (the target could be anywhere): a 3xx is a failed attempt like any non-2xx.
+    const redirected = response.status >= 300 && response.status < 400;
+    return { statusCode: response.status, error: redirected ? 'redirect_not_followed' : null, durationMs: took() };
   } catch (error) {
-    const timedOut = (error as Error).name === 'TimeoutError';
-    return { statusCode: null, error: timedOut ? 'timeout' : 'connection_failed', durationMs: Math.round(performance.now() - started) };
+    return { statusCode: null, error: attemptError(error), durationMs: took() };
   }
 }
+
+const attemptError = (error: unknown): string =>
+  error instanceof DestinationRefused ? 'destination_refused' : error instanceof RequestTimeout ? 'timeout' : 'connection_failed';
 
 /** The attempt, the delivery's new state and the endpoint's attempt count (and status, on 410) in one transaction. */
 function recordAttempt(

@@ -6,6 +6,7 @@ import { counterUpdate, listPage, type Page } from '../../db/pagination';
 import { ConditionFailed, transactWrite } from '../../db/transactions';
 import { InvalidRequest, NotFound, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
+import { destinationPolicy, destinationProblem } from '../../net/public-address';
 import { ENDPOINT, ROTATION_OVERLAP_MS, endpointKey, toEndpoint, type Endpoint, type EndpointItem } from './endpoint';
 import { MAX_ENDPOINTS } from './schedule-deliveries';
 import { generateSecret, secretKey } from './signature';
@@ -19,17 +20,11 @@ export interface EndpointInput {
 }
 
 const endpointNotFound = (id: string) => new NotFound('webhook endpoint', id);
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** https anywhere; plain http only to a loopback host, and only where the local runtime allows it. */
-function assertDeliverable(url: string): void {
-  const parsed = new URL(url);
-  const loopbackAllowed = process.env.WEBHOOKS_ALLOW_HTTP_LOOPBACK === 'true' && LOOPBACK.has(parsed.hostname);
-  if (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopbackAllowed)) return;
-  const message = loopbackAllowed || process.env.WEBHOOKS_ALLOW_HTTP_LOOPBACK === 'true'
-    ? 'must use https (http only to localhost, 127.0.0.1 or [::1])'
-    : 'must use https';
-  throw new InvalidRequest(`Invalid body: body.url ${message}.`, [{ path: 'body.url', message }]);
+/** https to a public host (shared/net/public-address.ts); loopback http only where the local runtime allows it. */
+async function assertDeliverable(url: string): Promise<void> {
+  const message = await destinationProblem(url, destinationPolicy());
+  if (message) throw new InvalidRequest(`Invalid body: body.url ${message}.`, [{ path: 'body.url', message }]);
 }
 
 function assertSecret(secret: string): void {
@@ -40,7 +35,7 @@ function assertSecret(secret: string): void {
 
 /** Creates an endpoint; the response carries its secret, which no later response shows. */
 export async function createEndpoint(ctx: Ctx, input: EndpointInput & { url: string }): Promise<Endpoint & { secret: string }> {
-  assertDeliverable(input.url);
+  await assertDeliverable(input.url);
   if (input.secret !== undefined) assertSecret(input.secret);
   const id = newId('ep');
   const now = ctx.clock.now().toISOString();
@@ -88,7 +83,7 @@ export const listEndpoints = (ctx: Ctx, query: { take: number; skip: number }): 
  * disabled endpoint clears why it was disabled.
  */
 export async function updateEndpoint(ctx: Ctx, id: string, input: EndpointInput): Promise<Endpoint> {
-  if (input.url !== undefined) assertDeliverable(input.url);
+  if (input.url !== undefined) await assertDeliverable(input.url);
   if (input.secret !== undefined) assertSecret(input.secret);
   return retryOnRace(async () => {
     const current = await findEndpointItem(ctx, id);

@@ -1,0 +1,28 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { makeCtx } from '../../context';
+import { scheduleDeliveries } from '../webhooks/schedule-deliveries';
+import { mapChange, workspaceOf } from './map-change';
+import { recordEvents } from './record-events';
+
+type Image = Record<string, unknown>;
+const image = (raw: unknown): Image | undefined => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
+
+/**
+ * One stream record → its events, webhook messages and deliveries. Idempotent (ids derive from the record's
+ * eventID), so a retried batch, or a quarantined record replayed later, writes each item once.
+ */
+export async function processRecord(record: DynamoDBRecord): Promise<void> {
+  const before = image(record.dynamodb?.OldImage);
+  const after = image(record.dynamodb?.NewImage);
+  const events = mapChange(before, after);
+  if (events.length === 0) return;
+  const workspaceId = workspaceOf((after ?? before)?.pk);
+  if (!workspaceId) return;
+  const ctx = makeCtx(workspaceId, record.eventID ?? 'stream');
+  const changedAt = Date.parse(String((after ?? before)?.updated_at ?? ''));
+  const time = Number.isFinite(changedAt) ? changedAt : (record.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000;
+  const messages = await recordEvents(ctx, { changeId: record.eventID!, time, events });
+  for (const { message } of messages) await scheduleDeliveries(ctx, message);
+}
