@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Ctx } from '../context';
 import { errorMapping } from './errors';
-import { idempotency } from './idempotency';
+import { idempotency, withClaimOf, type Replay } from './idempotency';
 import { requestCtx } from './request-context';
 import { requestParts } from './request-parts';
 import { binary, BinaryResponse, json } from './responses';
@@ -28,10 +28,12 @@ const inputs = new WeakMap<object, HandlerInput<unknown, unknown, unknown>>();
  * 409, 422) → the domain call → JSON response → error mapping.
  * The core receives validated input and returns the resource; its status comes from the route table. A core that
  * returns a `BinaryResponse` (a file) has it sent as it is, base64-encoded; errors are JSON all the same.
+ * `replay` rebuilds the result of a request whose effect committed but whose answer was lost (docs/idempotency.md).
  */
 export function httpHandler<Body = unknown, Query = Record<string, unknown>, Path = Record<string, string>>(
   route: RouteMeta,
   core: Core<Body, Query, Path>,
+  replay?: Replay<HandlerInput<Body, Query, Path>>,
 ) {
   return middy<HttpEvent, APIGatewayProxyResultV2>()
     .use({
@@ -41,7 +43,7 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
         inputs.set(event, { ctx, ...parts, headers: event.headers });
       },
     })
-    .use(idempotency(route, (event) => inputs.get(event)))
+    .use(idempotency(route, (event) => inputs.get(event), replay as Replay | undefined))
     .use({
       after: (request) => {
         const requestId = request.event.requestContext.requestId;
@@ -50,5 +52,5 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
       },
     })
     .use(errorMapping(route))
-    .handler(async (event) => core(inputs.get(event) as HandlerInput<Body, Query, Path>) as Promise<APIGatewayProxyResultV2>);
+    .handler(async (event) => withClaimOf(event, () => core(inputs.get(event) as HandlerInput<Body, Query, Path>)) as Promise<APIGatewayProxyResultV2>);
 }
