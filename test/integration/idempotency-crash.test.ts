@@ -6,9 +6,13 @@
  */
 import { jest } from '@jest/globals';
 import { useClock } from '../../shared/clock';
-import { setAfterSendHook } from '../../shared/db/client';
-import { LOCK_TIMEOUT_MS } from '../../shared/http/idempotency';
-import { startTestApi, withEntity, type Client, type Reply, type TestApi } from '../support/api';
+import { makeCtx } from '../../shared/context';
+import { setAfterSendHook, tableName } from '../../shared/db/client';
+import { withEffectClaim, type EffectClaim } from '../../shared/db/effect-claim';
+import { getItem } from '../../shared/db/items';
+import { transactWrite } from '../../shared/db/transactions';
+import { claimKey, idempotencyKey, LOCK_TIMEOUT_MS, type IdempotencyItem } from '../../shared/http/idempotency';
+import { newWorkspace, startTestApi, withEntity, type Client, type Reply, type TestApi } from '../support/api';
 
 let api: TestApi;
 let client: Client;
@@ -211,5 +215,51 @@ describe('a crash between the commit and the answer', () => {
     expect([again.headers.get('idempotent-replayed'), again.body]).toEqual(['true', retry.body]);
     expect(await request.effect()).toEqual(after);
     logged.mockRestore();
+  });
+});
+
+describe('the effect mark in the transaction', () => {
+  const workspace = newWorkspace();
+  const ctxOf = (requestId: string) => makeCtx(workspace, requestId);
+  const thing = (id: string) => ({ pk: `WS#${workspace}#THING#${id}`, sk: 'THING', _type: 'thing', id });
+  const create = (id: string) => [{ Put: { TableName: tableName(), Item: thing(id), ConditionExpression: 'attribute_not_exists(pk)' } }];
+  const written = async (id: string) => (await getItem(thing(id), true)) !== undefined;
+  const record = (key: string) => getItem<IdempotencyItem>(idempotencyKey(ctxOf('any'), key), true);
+  async function claim(key: string, requestId: string): Promise<EffectClaim> {
+    const result = await claimKey(ctxOf(requestId), key, 'print', 'route');
+    if (!('item' in result)) throw new Error('not claimed');
+    return { pk: result.item.pk, sk: result.item.sk, request_id: requestId, committed: 0 };
+  }
+
+  it('lets a retry take over an abandoned claim only while nothing was committed, and then refuses the slow original', async () => {
+    const slow = await claim('slow', 'req_slow');
+    offset = LOCK_TIMEOUT_MS + 1_000;
+    const retry = await claim('slow', 'req_retry');
+    await expect(withEffectClaim(slow, () => transactWrite(create('slow-1')))).rejects.toMatchObject({ status: 409, code: 'idempotency_key_in_progress' });
+    expect(await written('slow-1')).toBe(false);
+    await withEffectClaim(retry, () => transactWrite(create('slow-2')));
+    expect(await record('slow')).toMatchObject({ status: 'committed', request_id: 'req_retry', effect_count: 1, created: [{ type: 'thing', sk: 'THING' }] });
+
+    offset = 2 * (LOCK_TIMEOUT_MS + 1_000); // abandoned again, but committed: never taken over
+    expect(await claimKey(ctxOf('req_third'), 'slow', 'print', 'route')).toMatchObject({ claimed: false, committed: { request_id: 'req_retry' } });
+  });
+
+  it('never applies an effect twice inside one request when the answer of its commit was lost (503, nothing more written)', async () => {
+    const mine = await claim('lost', 'req_lost');
+    loseNextCommitAnswer();
+    await expect(withEffectClaim(mine, () => transactWrite(create('lost-1')))).rejects.toThrow('connection reset');
+    // The request retries its write (as retryOnRace would after a transient error): refused.
+    await expect(withEffectClaim(mine, () => transactWrite(create('lost-2')))).rejects.toMatchObject({ status: 503 });
+    expect([await written('lost-1'), await written('lost-2')]).toEqual([true, false]);
+  });
+
+  it('counts every transaction of a request made of several and names what each created', async () => {
+    const mine = await claim('steps', 'req_steps');
+    await withEffectClaim(mine, async () => {
+      await transactWrite(create('step-1'));
+      await transactWrite(create('step-2'));
+    });
+    const stored = await record('steps');
+    expect([stored?.status, stored?.effect_count, stored?.created?.map((c) => c.pk)]).toEqual(['committed', 2, [thing('step-1').pk, thing('step-2').pk]]);
   });
 });
