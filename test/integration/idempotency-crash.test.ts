@@ -223,7 +223,7 @@ describe('the effect mark in the transaction', () => {
   const ctxOf = (requestId: string) => makeCtx(workspace, requestId);
   const thing = (id: string) => ({ pk: `WS#${workspace}#THING#${id}`, sk: 'THING', _type: 'thing', id });
   const create = (id: string) => [{ Put: { TableName: tableName(), Item: thing(id), ConditionExpression: 'attribute_not_exists(pk)' } }];
-  const written = async (id: string) => (await getItem(thing(id), true)) !== undefined;
+  const written = async (id: string) => (await getItem({ pk: thing(id).pk, sk: 'THING' }, true)) !== undefined;
   const record = (key: string) => getItem<IdempotencyItem>(idempotencyKey(ctxOf('any'), key), true);
   async function claim(key: string, requestId: string): Promise<EffectClaim> {
     const result = await claimKey(ctxOf(requestId), key, 'print', 'route');
