@@ -218,6 +218,35 @@ describe('a crash between the commit and the answer', () => {
   });
 });
 
+describe('a charge that dies after locking its invoice', () => {
+  it('is redone by the retry with the same provider key, taking its own lock over at once: paid once', async () => {
+    const payer = await customer();
+    await client.post(`/v1/customers/${payer.id}/payment-methods`, { token: 'tok_visa' });
+    const due = await toPay(payer.id);
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    // 1st PutItem: the key's claim; 10 s later the 2nd, the invoice's charge lock, commits and the process dies.
+    let puts = 0;
+    setAfterSendHook((name) => {
+      if (name !== 'PutItemCommand') return;
+      puts += 1;
+      if (puts === 1) offset = 10_000;
+      if (puts === 2) throw new Error('killed after the lock');
+    });
+    expect((await send('POST', `/v1/invoices/${due.id}/charge`, {}, 'charge-1')).status).toBe(500);
+    setAfterSendHook(undefined);
+    expect((await invoice(due.id)).status).toBe('to_pay');
+
+    // The key's claim is abandoned, the invoice's lock (10 s younger) is not: it is the same request's, taken over.
+    offset = LOCK_TIMEOUT_MS + 1_000;
+    const retry = await send('POST', `/v1/invoices/${due.id}/charge`, {}, 'charge-1');
+    expect([retry.status, retry.body.status, retry.body.transactions.length]).toEqual([200, 'paid', 1]);
+    const again = await send('POST', `/v1/invoices/${due.id}/charge`, {}, 'charge-1');
+    expect([again.headers.get('idempotent-replayed'), again.body]).toEqual(['true', retry.body]);
+    expect((await invoice(due.id)).transactions).toHaveLength(1);
+    logged.mockRestore();
+  });
+});
+
 describe('the effect mark in the transaction', () => {
   const workspace = newWorkspace();
   const ctxOf = (requestId: string) => makeCtx(workspace, requestId);
