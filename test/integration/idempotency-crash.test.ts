@@ -215,7 +215,7 @@ describe('a crash between the commit and the answer', () => {
     expect([again.headers.get('idempotent-replayed'), again.body]).toEqual(['true', retry.body]);
     expect(await request.effect()).toEqual(after);
     logged.mockRestore();
-  });
+  }, 120_000); // a dozen requests each: room for a loaded machine
 });
 
 describe('a charge that dies after locking its invoice', () => {
@@ -244,7 +244,7 @@ describe('a charge that dies after locking its invoice', () => {
     expect([again.headers.get('idempotent-replayed'), again.body]).toEqual(['true', retry.body]);
     expect((await invoice(due.id)).transactions).toHaveLength(1);
     logged.mockRestore();
-  });
+  }, 120_000);
 });
 
 describe('the effect mark in the transaction', () => {
