@@ -24,6 +24,30 @@ raw.middlewareStack.add(
   { step: 'initialize', name: 'countDynamoCalls' },
 );
 
+/**
+ * Fault injection for tests only: `hook` runs after each DynamoDB operation succeeded, with the command's name,
+ * and may throw (an answer lost after the commit) or end the process (a crash after the commit).
+ */
+type AfterSendHook = (commandName: string) => void;
+let afterSend: AfterSendHook | undefined;
+export const setAfterSendHook = (hook: AfterSendHook | undefined): void => {
+  afterSend = hook;
+};
+raw.middlewareStack.add(
+  (next, context) => async (args) => {
+    const output = await next(args);
+    afterSend?.(context.commandName ?? '');
+    return output;
+  },
+  { step: 'initialize', name: 'afterSendHook' },
+);
+// The local runtime only (never set in AWS): the process dies right after its first committed transaction.
+if (endpoint && process.env.TEST_EXIT_AFTER_COMMIT === '1') {
+  setAfterSendHook((name) => {
+    if (name === 'TransactWriteItemsCommand') process.exit(70);
+  });
+}
+
 export const db = DynamoDBDocumentClient.from(raw, {
   marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
 });

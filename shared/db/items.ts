@@ -3,7 +3,8 @@ import { ServiceUnavailable } from '../errors';
 import { db, tableName } from './client';
 import type { Key } from './keys';
 import { BalanceChanged } from './ledger';
-import { ConditionFailed, translateWriteError } from './transactions';
+import { currentEffectClaim } from './effect-claim';
+import { ConditionFailed, transactWrite, translateWriteError } from './transactions';
 
 /** Attributes every stored entity carries beside its public members. */
 export interface StoredItem extends Key {
@@ -22,16 +23,14 @@ export async function getItem<T>(key: Key, consistent = false): Promise<T | unde
 /** Puts an item only if nobody changed it since it was read (its `_version`), bumping the version. */
 export async function putIfUnchanged<T extends StoredItem>(item: T, readVersion: number): Promise<T> {
   const next = { ...item, _version: readVersion + 1 };
+  const put = { TableName: tableName(), Item: next, ...versionCondition(readVersion) };
+  // Under an Idempotency-Key the write must carry the key's completion: a transaction of the two (effect-claim.ts).
+  if (currentEffectClaim()) {
+    await transactWrite([{ Put: put }]);
+    return next;
+  }
   try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: next,
-        ConditionExpression: '#v = :v',
-        ExpressionAttributeNames: { '#v': '_version' },
-        ExpressionAttributeValues: { ':v': readVersion },
-      }),
-    );
+    await db.send(new PutCommand(put));
   } catch (error) {
     throw translateWriteError(error);
   }

@@ -3,6 +3,7 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { RuleViolation, ServiceUnavailable } from '../errors';
 import { db } from './client';
+import { currentEffectClaim, effectMark, markFailed } from './effect-claim';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -41,13 +42,19 @@ const TRANSIENT = new Set([
 /**
  * One all-or-nothing TransactWriteItems. A failed condition surfaces as ConditionFailed (with the item, when
  * the entry asked for ReturnValuesOnConditionCheckFailure); a conflict or throttle as a retryable 503.
+ * Inside a request with an `Idempotency-Key` the transaction also marks the key's record committed
+ * (shared/db/effect-claim.ts); when that mark's condition fails the effect is not applied (409 or 503, see markFailed).
  */
 export async function transactWrite(items: TransactItem[], clientRequestToken?: string): Promise<void> {
+  const claim = currentEffectClaim();
   try {
-    await db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: clientRequestToken }));
+    await db.send(new TransactWriteCommand({ TransactItems: claim ? [...items, effectMark(claim, items)] : items, ClientRequestToken: clientRequestToken }));
   } catch (error) {
-    throw translateWriteError(error);
+    const failure = translateWriteError(error);
+    if (claim && failure instanceof ConditionFailed && failure.index === items.length) throw markFailed(claim, failure.item);
+    throw failure;
   }
+  if (claim) claim.committed += 1;
 }
 
 export function translateWriteError(error: unknown): unknown {

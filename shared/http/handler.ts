@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Ctx } from '../context';
 import { errorMapping } from './errors';
-import { idempotency } from './idempotency';
+import { idempotency, withClaimOf, type Replay } from './idempotency';
 import { rateLimiter } from './rate-limit';
 import { requestCtx } from './request-context';
 import { requestParts } from './request-parts';
@@ -30,10 +30,12 @@ const inputs = new WeakMap<object, HandlerInput<unknown, unknown, unknown>>();
  * 409, 422) → the domain call → JSON response → error mapping.
  * The core receives validated input and returns the resource; its status comes from the route table. A core that
  * returns a `BinaryResponse` (a file) has it sent as it is, base64-encoded; errors are JSON all the same.
+ * `replay` rebuilds the result of a request whose effect committed but whose answer was lost (docs/idempotency.md).
  */
 export function httpHandler<Body = unknown, Query = Record<string, unknown>, Path = Record<string, string>>(
   route: RouteMeta,
   core: Core<Body, Query, Path>,
+  replay?: Replay<HandlerInput<Body, Query, Path>>,
 ) {
   const contexts = new WeakMap<object, Ctx>();
   const limiter = rateLimiter<HttpEvent>(route, (event) => contexts.get(event));
@@ -50,7 +52,7 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
         inputs.set(event, { ctx: contexts.get(event)!, ...parts, headers: event.headers });
       },
     })
-    .use(idempotency(route, (event) => inputs.get(event)))
+    .use(idempotency(route, (event) => inputs.get(event), replay as Replay | undefined))
     .use({
       after: (request) => {
         const requestId = request.event.requestContext.requestId;
@@ -59,6 +61,6 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
       },
     })
     .use(errorMapping(route))
-    .handler(async (event) => core(inputs.get(event) as HandlerInput<Body, Query, Path>) as Promise<APIGatewayProxyResultV2>);
+    .handler(async (event) => withClaimOf(event, () => core(inputs.get(event) as HandlerInput<Body, Query, Path>)) as Promise<APIGatewayProxyResultV2>);
   return limiter.wrap(stack);
 }

@@ -4,12 +4,13 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Ctx } from '../context';
 import { db, tableName } from '../db/client';
+import { withEffectClaim, type CreatedRef, type EffectClaim } from '../db/effect-claim';
 import { getItem } from '../db/items';
 import { entityKey, type Key } from '../db/keys';
 import { ConditionFailed, translateWriteError } from '../db/transactions';
 import { Conflict, InvalidRequest, RuleViolation } from '../errors';
 import { headerValue } from './request-parts';
-import type { HttpResponse } from './responses';
+import { json, type HttpResponse } from './responses';
 import type { RouteMeta } from './route-meta';
 
 /**
@@ -17,6 +18,9 @@ import type { RouteMeta } from './route-meta';
  * workspace and key within 24 h. The first request claims the key with one conditional put; later requests with
  * the same key and the same request get the stored response again (`Idempotent-Replayed: true`), a different
  * request gets a 422 and a request arriving while the first still runs a 409. docs/decisions.md, "Idempotency".
+ * The effect's own transaction marks the record `committed` (shared/db/effect-claim.ts), so a retry after a crash
+ * between commit and answer rebuilds the answer from what was written and never applies the effect again
+ * (docs/idempotency.md).
  */
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -44,7 +48,8 @@ interface StoredResponse {
 export interface IdempotencyItem extends Key {
   _type: typeof IDEMPOTENCY_TYPE;
   idempotency_key: string;
-  status: 'in_progress' | 'completed';
+  /** in_progress: claimed; committed: the effect is written, its answer not (yet); completed: answer stored. */
+  status: 'in_progress' | 'committed' | 'completed';
   fingerprint: string;
   route_id: string;
   /** The request that claimed the key: only it may complete or release the claim. */
@@ -55,6 +60,9 @@ export interface IdempotencyItem extends Key {
   /** Epoch seconds: DynamoDB TTL deletes the item some time after; until then it is treated as absent. */
   ttl: number;
   response?: StoredResponse;
+  /** Transactions the claiming request committed, and the items they created (written with them). */
+  effect_count?: number;
+  created?: CreatedRef[];
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -105,12 +113,17 @@ export const keyInProgress = () =>
 export const keyReused = () =>
   new RuleViolation('idempotency_key_reused', 'This Idempotency-Key was already used with a different request (route, path or body).');
 
-export type ClaimResult = { claimed: true; item: IdempotencyItem } | { claimed: false; replay: IdempotencyItem };
+export type ClaimResult =
+  | { claimed: true; item: IdempotencyItem }
+  | { claimed: false; replay: IdempotencyItem }
+  | { claimed: false; committed: IdempotencyItem };
 
 /**
  * Claims `key` for this request with one conditional put. It succeeds when no record exists, when the record has
  * expired (TTL deletes lazily), or when an identical request's claim was abandoned (older than LOCK_TIMEOUT_MS).
- * Otherwise the existing record decides: another request → 422, still running → 409, completed → replay.
+ * Otherwise the existing record decides: another request → 422, still running → 409, completed → replay,
+ * committed without an answer (its request crashed after the effect) → rebuild the answer. A committed claim is
+ * never taken over.
  */
 export async function claimKey(ctx: Ctx, key: string, print: string, routeId: string): Promise<ClaimResult> {
   const now = ctx.clock.now();
@@ -158,25 +171,34 @@ export async function claimKey(ctx: Ctx, key: string, print: string, routeId: st
     }
     if (existing.fingerprint !== print) throw keyReused();
     if (existing.status === 'completed' && existing.response) return { claimed: false, replay: existing };
+    if (existing.status === 'committed') return { claimed: false, committed: existing };
     throw keyInProgress();
   }
 }
 
-/** Stores the response of the claimed request: later identical requests get it again. */
-export async function completeKey(claim: IdempotencyItem, response: StoredResponse): Promise<void> {
+/**
+ * Stores the response of the claimed request (or the one rebuilt for it): later identical requests get it again.
+ * Only while the record is still that request's, and not completed yet.
+ */
+export async function completeKey(claim: Pick<IdempotencyItem, 'pk' | 'sk' | 'request_id'>, response: StoredResponse): Promise<void> {
   await db.send(
     new UpdateCommand({
       TableName: tableName(),
       Key: { pk: claim.pk, sk: claim.sk },
       UpdateExpression: 'SET #status = :completed, #response = :response',
-      ConditionExpression: '#status = :in_progress AND request_id = :mine',
+      ConditionExpression: '#status IN (:in_progress, :committed) AND request_id = :mine',
       ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-      ExpressionAttributeValues: { ':completed': 'completed', ':response': response, ':in_progress': 'in_progress', ':mine': claim.request_id },
+      ExpressionAttributeValues: {
+        ':completed': 'completed', ':response': response, ':in_progress': 'in_progress', ':committed': 'committed', ':mine': claim.request_id,
+      },
     }),
   );
 }
 
-/** Forgets the claim (the request failed transiently and wrote nothing), so the same key may be retried at once. */
+/**
+ * Forgets the claim (the request failed transiently and wrote nothing), so the same key may be retried at once.
+ * A committed claim is never released: its effect is written.
+ */
 export async function releaseKey(claim: IdempotencyItem): Promise<void> {
   await db.send(
     new DeleteCommand({
@@ -190,8 +212,7 @@ export async function releaseKey(claim: IdempotencyItem): Promise<void> {
 }
 
 /** The stored response, sent again with `Idempotent-Replayed: true` and this request's own request id header. */
-export function replayResponse(item: IdempotencyItem, requestId: string): HttpResponse {
-  const stored = item.response!;
+export function replayResponse(item: Pick<IdempotencyItem, 'request_id'>, requestId: string, stored: StoredResponse): HttpResponse {
   return {
     statusCode: stored.status_code,
     headers: { ...stored.headers, 'x-request-id': requestId, [ORIGINAL_REQUEST_HEADER]: item.request_id, [REPLAYED_HEADER]: 'true' },
@@ -228,6 +249,47 @@ export interface IdempotencyInput {
 }
 
 /**
+ * How a route answers again when its effect committed but its answer was lost: the resource as it is now, read from
+ * the request (its path) and the items the effect created (`created`, in write order). Same shape as the route's
+ * own result. Routes without one answer such a retry with a 409 (`idempotency_key_applied`).
+ */
+export type Replay<Input = IdempotencyInput> = (input: Input, created: CreatedRef[]) => Promise<unknown>;
+
+/** The last item of `type` the effect created (e.g. the wallet transaction of a revert), as it is now. */
+export async function lastCreated<T>(created: CreatedRef[], type: string): Promise<T> {
+  const ref = created.filter((c) => c.type === type).at(-1);
+  const item = ref && (await getItem<T>({ pk: ref.pk, sk: ref.sk }, true));
+  if (!item) throw new Error(`The committed effect created no ${type}`);
+  return item;
+}
+
+/** The claim each running request holds, for the write path (withClaimOf). */
+const effectClaims = new WeakMap<object, EffectClaim>();
+
+/** Runs the domain call of `event` with its idempotency claim visible to its transactions (shared/db/effect-claim.ts). */
+export const withClaimOf = <T>(event: object, work: () => T): T => withEffectClaim(effectClaims.get(event), work);
+
+/**
+ * The answer to a retry whose first request committed its effect and died before answering: rebuilt by the route's
+ * replay and stored on the record (so later retries get the same bytes), sent as a replay of the first request.
+ */
+async function rebuiltResponse(route: RouteMeta, replay: Replay | undefined, input: IdempotencyInput, record: IdempotencyItem): Promise<HttpResponse> {
+  if (!replay) {
+    if (input.ctx.clock.now().getTime() - record.claimed_at < LOCK_TIMEOUT_MS) throw keyInProgress();
+    throw new Conflict('The request with this Idempotency-Key was applied but its answer was lost; read the resource to see its result.', 'idempotency_key_applied');
+  }
+  const stored = toStored(json(route.status, await replay(input, record.created ?? []), record.request_id));
+  try {
+    await completeKey(record, stored);
+  } catch (failure) {
+    if (!(translateWriteError(failure) instanceof ConditionFailed)) throw failure;
+    const settled = await getItem<IdempotencyItem>({ pk: record.pk, sk: record.sk }, true); // the original answered meanwhile
+    if (settled?.response) return replayResponse(settled, input.ctx.requestId, settled.response);
+  }
+  return replayResponse(record, input.ctx.requestId, stored);
+}
+
+/**
  * The middy step between validation and the domain call. `before` claims the key or answers from the record
  * (replay, 409, 422); `after` and `onError` (registered before the response and error mapping, so they run after
  * them and see the final response) store the response of the claimed request, or release the claim on a 5xx.
@@ -236,6 +298,7 @@ export interface IdempotencyInput {
 export function idempotency<Event extends Pick<APIGatewayProxyEventV2, 'headers'>>(
   route: RouteMeta,
   inputOf: (event: Event) => IdempotencyInput | undefined,
+  replay?: Replay,
 ): middy.MiddlewareObj<Event, APIGatewayProxyResultV2> {
   const claims = new WeakMap<object, IdempotencyItem>();
   return {
@@ -245,8 +308,11 @@ export function idempotency<Event extends Pick<APIGatewayProxyEventV2, 'headers'
       if (key === undefined || !input) return undefined;
       const print = fingerprint({ method: route.method, routeId: route.id, path: input.path, query: input.query, body: input.body });
       const result = await claimKey(input.ctx, key, print, route.id);
-      if (!result.claimed) return replayResponse(result.replay, input.ctx.requestId); // early return: no domain call
+      // Early returns: no domain call.
+      if ('replay' in result) return replayResponse(result.replay, input.ctx.requestId, result.replay.response!);
+      if ('committed' in result) return rebuiltResponse(route, replay, input, result.committed);
       claims.set(request.event, result.item);
+      effectClaims.set(request.event, { pk: result.item.pk, sk: result.item.sk, request_id: result.item.request_id, committed: 0 });
       return undefined;
     },
     after: async (request) => {

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
+import { effectKey, outsideEffect } from '../../db/effect-claim';
 import { putIfUnchanged, retryOnRace, versionCondition } from '../../db/items';
 import { transactWrite } from '../../db/transactions';
 import { Conflict, RuleViolation } from '../../errors';
@@ -26,13 +27,15 @@ async function methodFor(ctx: Ctx, invoice: InvoiceItem, given: string | undefin
  * which overrides the invoice's). While the claim holds, no other charge or payment starts, so the provider is never
  * asked twice for the same amount due.
  */
-async function claim(ctx: Ctx, id: string, given: string | undefined) {
+async function claim(ctx: Ctx, id: string, given: string | undefined, providerKey: string | undefined) {
   return retryOnRace(async () => {
     const invoice = await findInvoiceItem(ctx, id);
-    assertPayable(ctx, invoice);
+    // The attempt of a crashed request with the same Idempotency-Key is this one's: taken over at once.
+    const ours = providerKey !== undefined && invoice.charge_attempt?.provider_key === providerKey;
+    assertPayable(ctx, ours ? { ...invoice, charge_attempt: undefined } : invoice);
     if (invoice.amount_due === 0) throw new RuleViolation('nothing_to_charge', `Invoice '${id}' has nothing due.`);
     const method = await methodFor(ctx, invoice, given);
-    const attempt = { id: newId('tra'), started_at: ctx.clock.now().toISOString() };
+    const attempt = { id: newId('tra'), started_at: ctx.clock.now().toISOString(), ...(providerKey && { provider_key: providerKey }) };
     const claimed = await putIfUnchanged({ ...invoice, payment_method_id: method.id, charge_attempt: attempt }, invoice._version);
     return { invoice: claimed, method, attempt };
   });
@@ -58,14 +61,19 @@ async function finish(ctx: Ctx, id: string, attemptId: string, method: PaymentMe
  * `POST /v1/invoices/{id}/charge` (decisions.md): charges the amount due with the body's method, else the
  * invoice's, else the customer's default. Success pays the invoice; a decline moves it to `error` with the failed
  * transaction and its `error_type`, and the answer is still 200 with the invoice.
+ * Under an `Idempotency-Key` (docs/idempotency.md) only `finish` is the effect: the claim and its release are
+ * preparation, redone by a retry after a crash, and the provider gets a key derived from the request's key, so the
+ * retry's charge is the crashed one's, never a second.
  */
 export async function chargeInvoice(ctx: Ctx, id: string, paymentMethodId?: string): Promise<Invoice> {
-  const { invoice, method, attempt } = await claim(ctx, id, paymentMethodId);
+  const providerKey = effectKey();
+  const { invoice, method, attempt } = await outsideEffect(() => claim(ctx, id, paymentMethodId, providerKey));
   let result: ChargeResult;
   try {
-    result = await paymentProvider(method.provider).charge({ reference: method.provider_reference, amount: invoice.amount_due, currency: invoice.currency, idempotencyKey: attempt.id });
+    const idempotencyKey = providerKey ?? attempt.id;
+    result = await paymentProvider(method.provider).charge({ reference: method.provider_reference, amount: invoice.amount_due, currency: invoice.currency, idempotencyKey });
   } catch (error) {
-    await release(ctx, id, attempt.id);
+    await outsideEffect(() => release(ctx, id, attempt.id));
     throw error;
   }
   return finish(ctx, id, attempt.id, method, result);

@@ -160,7 +160,8 @@ export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url'> & {
   /** A paid wallet load this invoice pays for: the wallet is credited in the transaction that settles it. */
   wallet_load: { wallet_id: string; load_id: string } | null;
   /** Set while a charge is at the payment provider: no other payment may start (see charge.ts). */
-  charge_attempt?: { id: string; started_at: string };
+  /** `provider_key`: the provider's idempotency key when derived from the request's Idempotency-Key (charge.ts). */
+  charge_attempt?: { id: string; started_at: string; provider_key?: string };
   gsi4pk?: string;
   gsi4sk?: string;
 };
