@@ -14,6 +14,7 @@ export function apiGatewayEvent(
   pathParameters: Record<string, string>,
   claims: Record<string, string>,
   body: Buffer,
+  requestId: string = randomUUID(),
 ): APIGatewayProxyEventV2WithJWTAuthorizer {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
@@ -46,7 +47,7 @@ export function apiGatewayEvent(
         sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
-      requestId: randomUUID(),
+      requestId,
       routeKey,
       stage: '$default',
       time: now.toUTCString(),

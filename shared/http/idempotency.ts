@@ -9,7 +9,7 @@ import { entityKey, type Key } from '../db/keys';
 import { ConditionFailed, translateWriteError } from '../db/transactions';
 import { Conflict, InvalidRequest, RuleViolation } from '../errors';
 import { headerValue } from './request-parts';
-import type { HttpResponse } from './responses';
+import { apiHeaders, type HttpResponse } from './responses';
 import type { RouteMeta } from './route-meta';
 
 /**
@@ -189,12 +189,15 @@ export async function releaseKey(claim: IdempotencyItem): Promise<void> {
   );
 }
 
-/** The stored response, sent again with `Idempotent-Replayed: true` and this request's own request id header. */
+/**
+ * The stored response, sent again with `Idempotent-Replayed: true` and this request's own request id and API headers
+ * (a record stored before those headers existed gets them too).
+ */
 export function replayResponse(item: IdempotencyItem, requestId: string): HttpResponse {
   const stored = item.response!;
   return {
     statusCode: stored.status_code,
-    headers: { ...stored.headers, 'x-request-id': requestId, [ORIGINAL_REQUEST_HEADER]: item.request_id, [REPLAYED_HEADER]: 'true' },
+    headers: { ...stored.headers, ...apiHeaders(requestId), [ORIGINAL_REQUEST_HEADER]: item.request_id, [REPLAYED_HEADER]: 'true' },
     body: stored.body,
   };
 }
