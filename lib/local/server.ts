@@ -116,11 +116,13 @@ function send(response: ServerResponse, requestId: string, status: number, body:
 
 /** Bodies this small may be drained after a refusal, keeping the connection; larger ones are never read. */
 const DRAINABLE_BODY = 64 * 1024;
+/** How long a refused connection stays open, unread, after the response (Go's net/http waits 500 ms too). */
+const LINGER_MS = 500;
 
 /**
  * An error of the edge itself (404, 405, 401, 413), sent before the body is read. A body still on its way that
- * is large or of unknown length (chunked) is not read at all: the connection is closed after the response. A small
- * one is discarded by Node so the connection can be reused.
+ * is large or of unknown length (chunked) is not read at all: the connection closes after the response. A small
+ * one is discarded so the connection can be reused.
  */
 function refuse(
   request: IncomingMessage,
@@ -133,7 +135,23 @@ function refuse(
 ): void {
   const length = Number(request.headers['content-length'] ?? 0);
   const unread = !request.complete && (request.headers['transfer-encoding'] !== undefined || length > DRAINABLE_BODY);
+  if (unread) closeWithoutReading(request);
   send(response, requestId, status, { message, code, request_id: requestId }, { ...headers, ...(unread && { connection: 'close' }) });
+}
+
+/**
+ * After the response, Node would read the rest of the body to throw it away (`_dump`) and then close the socket at
+ * once; closing a socket with unread bytes sends a TCP reset, which can make the client lose the response (it
+ * fails with EPIPE instead). So, as Go's net/http does: nothing more is read, the response ends with a FIN, and the
+ * socket closes LINGER_MS later, giving the client time to read the answer and stop sending.
+ */
+function closeWithoutReading(request: IncomingMessage): void {
+  const socket = request.socket;
+  (request as unknown as { _dump: () => void })._dump = () => undefined;
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
 }
 
 /**
