@@ -80,9 +80,11 @@ export async function startLocalApi(options: { keys: LocalKeys; port?: number; h
     if (!claims) {
       return refuse(request, response, requestId, 401, 'unauthorized', 'A valid bearer token is required.', { 'www-authenticate': 'Bearer' });
     }
+    const tooLarge = () => refuse(request, response, requestId, 413, 'payload_too_large', 'The request body is too large.');
+    if (Number(request.headers['content-length'] ?? 0) > GATEWAY_MAX_BODY) return tooLarge(); // announced: never read
     if (ids.expectsContinue) response.writeContinue();
     const body = await readBody(request);
-    if (body === undefined) return refuse(request, response, requestId, 413, 'payload_too_large', 'The request body is too large.');
+    if (body === undefined) return tooLarge();
 
     const event = apiGatewayEvent(request, url, match.route, match.pathParameters, claimsAsApiGateway(claims), body, ids.gatewayRequestId);
     const handler = handlers.get(match.route.id)!;
@@ -155,15 +157,14 @@ function closeWithoutReading(request: IncomingMessage): void {
 }
 
 /**
- * Reads the body, or undefined past API Gateway's limit: at once when `Content-Length` announces more, else as
- * soon as the bytes read pass it (reading stops there). A request that announces no body is not read at all.
+ * Reads the body, or undefined as soon as the bytes read pass API Gateway's limit (reading stops there). A request
+ * that announces no body is not read at all.
  */
 function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
     request.resume();
     return Promise.resolve(Buffer.alloc(0));
   }
-  if (Number(request.headers['content-length'] ?? 0) > GATEWAY_MAX_BODY) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -70,6 +70,13 @@ describe('authentication before the body', () => {
     expect(read).toBeLessThan(MiB);
   });
 
+  it('does not ask for a body announced over the limit either', async () => {
+    const reply = await upload(api.url, '/v1/customers', { total: 11 * MiB, expectContinue: true, headers: { authorization: `Bearer ${token}` } });
+    expectEdgeError(reply, 413, 'payload_too_large');
+    expect([reply.continued, reply.sentBeforeResponse]).toEqual([false, 0]);
+    expect(await reads.lastClosed()).toBeLessThan(4096);
+  });
+
   it('stops reading a chunked body at the limit and answers 413', async () => {
     const total = 16 * MiB;
     const reply = await upload(api.url, '/v1/customers', { total, chunked: true, headers: { authorization: `Bearer ${token}` } });
