@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { loadOrCreateKeys, signToken } from '../lib/local/jwt';
 import { localDir } from '../lib/local/paths';
+import { WORKSPACE_ID_PATTERN } from '../shared/http/request-context';
 
 const { values } = parseArgs({
   options: {
@@ -14,8 +15,9 @@ const { values } = parseArgs({
   },
 });
 const expiresInSeconds = Number(values['expires-in']);
-if (!/^[A-Za-z0-9_-]{1,64}$/.test(values.workspace!) || !Number.isInteger(expiresInSeconds) || expiresInSeconds <= 0) {
+if (!WORKSPACE_ID_PATTERN.test(values.workspace!) || !Number.isInteger(expiresInSeconds) || expiresInSeconds <= 0) {
   console.error('usage: npm run --silent token -- --workspace ws_x [--scope "read write"] [--expires-in 3600]');
+  console.error('  the workspace id is ws_ and 1 to 61 letters, digits, _ or -');
   process.exit(2);
 }
 const keys = await loadOrCreateKeys(localDir);

@@ -14,6 +14,7 @@ export function apiGatewayEvent(
   pathParameters: Record<string, string>,
   claims: Record<string, string>,
   body: Buffer,
+  requestId: string = randomUUID(),
 ): APIGatewayProxyEventV2WithJWTAuthorizer {
   // Null-prototype maps: a header or query parameter named `__proto__` stays a key, as in the JSON event of API Gateway.
   const headers: Record<string, string> = Object.create(null);
@@ -47,7 +48,7 @@ export function apiGatewayEvent(
         sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
-      requestId: randomUUID(),
+      requestId,
       routeKey,
       stage: '$default',
       time: now.toUTCString(),

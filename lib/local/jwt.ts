@@ -1,8 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
+import {
+  createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload, type JWTVerifyGetKey,
+} from 'jose';
 
-/** The local issuer: what the AWS JWT authorizer checks (signature, issuer, audience, expiry), done here with jose. */
+/**
+ * The local issuer: what the AWS JWT authorizer checks, done here with jose: an RS256 signature by the key its `kid`
+ * names, `iss`, `aud`, `exp` (required), `nbf` and `iat` not in the future. docs/decisions.md, "Authentication".
+ */
 export const LOCAL_ISSUER = 'urn:billing-api:local';
 export const LOCAL_AUDIENCE = 'billing-api';
 
@@ -57,6 +62,11 @@ const MAX_REMEMBERED = 1_000;
 /** Returns a verifier of bearer tokens: the claims when valid, undefined otherwise (→ 401). */
 export function tokenVerifier(keys: LocalKeys) {
   const keySet = createLocalJWKSet(keys.jwks);
+  // jose would take the only key of the set for a token naming none; API Gateway needs the `kid` to find it.
+  const keyNamedByToken: JWTVerifyGetKey = (header, token) => {
+    if (typeof header.kid !== 'string') throw new Error('the token names no key (kid)');
+    return keySet(header, token);
+  };
   const verified = new Map<string, JWTPayload>();
   return async (authorization: string | undefined): Promise<JWTPayload | undefined> => {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
@@ -68,7 +78,10 @@ export function tokenVerifier(keys: LocalKeys) {
       verified.delete(token);
     }
     try {
-      const { payload } = await jwtVerify(token, keySet, { issuer: LOCAL_ISSUER, audience: LOCAL_AUDIENCE, algorithms: ['RS256'] });
+      const { payload } = await jwtVerify(token, keyNamedByToken, {
+        issuer: LOCAL_ISSUER, audience: LOCAL_AUDIENCE, algorithms: ['RS256'], requiredClaims: ['exp'],
+      });
+      if (payload.iat !== undefined && payload.iat > Date.now() / 1000) return undefined; // issued in the future
       if (verified.size >= MAX_REMEMBERED) verified.delete(verified.keys().next().value!);
       verified.set(token, payload);
       return payload;

@@ -9,6 +9,8 @@ import { openApiDocument } from '../openapi';
 import { apiGatewayEvent, lambdaContext } from './api-gateway-event';
 import { claimsAsApiGateway, tokenVerifier, type LocalKeys } from './jwt';
 import { createRouter } from './router';
+import { requestIdOf } from '../../shared/http/request-id';
+import { apiHeaders } from '../../shared/http/responses';
 
 type Handler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<APIGatewayProxyResultV2>;
 
@@ -37,7 +39,9 @@ export async function loadHandlers(table: RouteDefinition[] = routes): Promise<M
 
 /**
  * The whole API on one node:http server: the route table dispatches, JWTs are verified as the API Gateway
- * authorizer would, and the real handler modules receive real API Gateway v2 events.
+ * authorizer would, and the real handler modules receive real API Gateway v2 events. The token is checked before
+ * a byte of the body is read (a client sending `Expect: 100-continue` is not even asked for it), and the body is
+ * read no further than API Gateway's limit.
  */
 export async function startLocalApi(options: { keys: LocalKeys; port?: number; host?: string }): Promise<LocalApi> {
   const handlers = await loadHandlers();
@@ -45,34 +49,50 @@ export async function startLocalApi(options: { keys: LocalKeys; port?: number; h
   const verify = tokenVerifier(options.keys);
   let baseUrl = '';
 
-  const server = createServer((request, response) => {
-    serve(request, response).catch((error) => {
-      console.error(error);
-      send(response, 500, { message: 'Internal server error.', code: 'internal_error', request_id: randomUUID() });
+  const accept = (request: IncomingMessage, response: ServerResponse, expectsContinue: boolean) => {
+    const gatewayRequestId = randomUUID();
+    const requestId = requestIdOf(request.headers, gatewayRequestId);
+    serve(request, response, { gatewayRequestId, requestId, expectsContinue }).catch((error) => {
+      console.error(JSON.stringify({ level: 'error', request_id: requestId, error: String(error), stack: (error as Error)?.stack }));
+      if (response.headersSent) response.destroy();
+      else refuse(request, response, requestId, 500, 'internal_error', 'Internal server error.');
     });
-  });
+  };
+  const server = createServer((request, response) => accept(request, response, false));
+  // Without this listener Node answers `100 Continue` itself, before anyone looked at the token.
+  server.on('checkContinue', (request, response) => accept(request, response, true));
 
-  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function serve(request: IncomingMessage, response: ServerResponse, ids: RequestIds): Promise<void> {
+    const { requestId } = ids;
     const url = new URL(request.url ?? '/', baseUrl);
     const method = request.method ?? 'GET';
-    if (method === 'GET' && url.pathname === '/health') return send(response, 200, { status: 'ok' });
-    if (method === 'GET' && url.pathname === '/openapi.json') return send(response, 200, openApiDocument(baseUrl));
+    if (method === 'GET' && url.pathname === '/health') return send(response, requestId, 200, { status: 'ok' });
+    if (method === 'GET' && url.pathname === '/openapi.json') return send(response, requestId, 200, openApiDocument(baseUrl));
 
     const match = route(method, url.pathname);
-    if (match.kind === 'not-found') return send(response, 404, gatewayError('route_not_found', `No route for ${method} ${url.pathname}.`));
-    if (match.kind === 'malformed-path') return send(response, 400, gatewayError('malformed_path', `The path segment '${match.segment}' is not valid percent-encoded UTF-8.`));
-    if (match.kind === 'method-not-allowed') {
-      return send(response, 405, gatewayError('method_not_allowed', `${method} is not allowed on ${url.pathname}.`), { allow: match.allow.join(', ') });
+    if (match.kind === 'not-found') return refuse(request, response, requestId, 404, 'route_not_found', `No route for ${method} ${url.pathname}.`);
+    if (match.kind === 'malformed-path') {
+      return refuse(request, response, requestId, 400, 'malformed_path', `The path segment '${match.segment}' is not valid percent-encoded UTF-8.`);
     }
-    const body = await readBody(request);
-    if (body === undefined) return send(response, 413, gatewayError('payload_too_large', 'The request body is too large.'));
+    if (match.kind === 'method-not-allowed') {
+      return refuse(request, response, requestId, 405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`, {
+        allow: match.allow.join(', '),
+      });
+    }
     const claims = await verify(request.headers.authorization);
-    if (!claims) return send(response, 401, gatewayError('unauthorized', 'A valid bearer token is required.'), { 'www-authenticate': 'Bearer' });
+    if (!claims) {
+      return refuse(request, response, requestId, 401, 'unauthorized', 'A valid bearer token is required.', { 'www-authenticate': 'Bearer' });
+    }
+    const tooLarge = () => refuse(request, response, requestId, 413, 'payload_too_large', 'The request body is too large.');
+    if (Number(request.headers['content-length'] ?? 0) > GATEWAY_MAX_BODY) return tooLarge(); // announced: never read
+    if (ids.expectsContinue) response.writeContinue();
+    const body = await readBody(request);
+    if (body === undefined) return tooLarge();
 
-    const event = apiGatewayEvent(request, url, match.route, match.pathParameters, claimsAsApiGateway(claims), body);
+    const event = apiGatewayEvent(request, url, match.route, match.pathParameters, claimsAsApiGateway(claims), body, ids.gatewayRequestId);
     const handler = handlers.get(match.route.id)!;
-    const result = await handler(event, lambdaContext(match.route.id, event.requestContext.requestId));
-    writeLambdaResult(response, result);
+    const result = await handler(event, lambdaContext(match.route.id, ids.gatewayRequestId));
+    writeLambdaResult(response, requestId, result);
   }
 
   await new Promise<void>((done) => server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', done));
@@ -85,14 +105,64 @@ export async function startLocalApi(options: { keys: LocalKeys; port?: number; h
   };
 }
 
-const gatewayError = (code: string, message: string) => ({ message, code, request_id: randomUUID() });
+interface RequestIds {
+  /** What API Gateway would call `requestContext.requestId`. */
+  gatewayRequestId: string;
+  /** What the response carries: the caller's safe `X-Request-Id`, else the gateway's. */
+  requestId: string;
+  expectsContinue: boolean;
+}
 
-function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+/** Every response of the edge carries the API's headers (request id, nosniff, no-store). */
+function send(response: ServerResponse, requestId: string, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...apiHeaders(requestId), ...headers });
   response.end(JSON.stringify(body));
 }
 
-/** Reads the body, or undefined past API Gateway's limit. A request that announces no body is not read at all. */
+/** Bodies this small may be drained after a refusal, keeping the connection; larger ones are never read. */
+const DRAINABLE_BODY = 64 * 1024;
+/** How long a refused connection stays open, unread, after the response (Go's net/http waits 500 ms too). */
+const LINGER_MS = 500;
+
+/**
+ * An error of the edge itself (404, 405, 401, 413), sent before the body is read. A body still on its way that
+ * is large or of unknown length (chunked) is not read at all: the connection closes after the response. A small
+ * one is discarded so the connection can be reused.
+ */
+function refuse(
+  request: IncomingMessage,
+  response: ServerResponse,
+  requestId: string,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  const length = Number(request.headers['content-length'] ?? 0);
+  const unread = !request.complete && (request.headers['transfer-encoding'] !== undefined || length > DRAINABLE_BODY);
+  if (unread) closeWithoutReading(request);
+  send(response, requestId, status, { message, code, request_id: requestId }, { ...headers, ...(unread && { connection: 'close' }) });
+}
+
+/**
+ * After the response, Node would read the rest of the body to throw it away (`_dump`) and then close the socket at
+ * once; closing a socket with unread bytes sends a TCP reset, which can make the client lose the response (it
+ * fails with EPIPE instead). So, as Go's net/http does: nothing more is read, the response ends with a FIN, and the
+ * socket closes LINGER_MS later, giving the client time to read the answer and stop sending.
+ */
+function closeWithoutReading(request: IncomingMessage): void {
+  const socket = request.socket;
+  (request as unknown as { _dump: () => void })._dump = () => undefined;
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
+}
+
+/**
+ * Reads the body, or undefined as soon as the bytes read pass API Gateway's limit (reading stops there). A request
+ * that announces no body is not read at all.
+ */
 function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
     request.resume();
@@ -101,22 +171,26 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    request.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= GATEWAY_MAX_BODY) chunks.push(chunk);
-    });
-    request.on('end', () => resolve(size > GATEWAY_MAX_BODY ? undefined : Buffer.concat(chunks)));
+      if (size <= GATEWAY_MAX_BODY) return void chunks.push(chunk);
+      request.off('data', onData);
+      request.pause();
+      resolve(undefined);
+    };
+    request.on('data', onData);
+    request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
 }
 
 /** Payload 2.0 responses: a structured result, or any other value, which API Gateway sends as JSON with 200. */
-function writeLambdaResult(response: ServerResponse, result: APIGatewayProxyResultV2): void {
+function writeLambdaResult(response: ServerResponse, requestId: string, result: APIGatewayProxyResultV2): void {
   if (typeof result === 'object' && result !== null && 'statusCode' in result) {
     const body = result.body ?? '';
     response.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
     response.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
     return;
   }
-  send(response, 200, result);
+  send(response, requestId, 200, result);
 }

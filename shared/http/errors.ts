@@ -1,19 +1,21 @@
 import type middy from '@middy/core';
 import { DomainError } from '../errors';
 import type { RouteMeta } from './route-meta';
+import { eventRequestId } from './request-id';
 import { json, type HttpResponse } from './responses';
 
 /**
  * Maps any error to a JSON response. Domain errors keep their status, code and message; anything else is a
  * 500 with a generic message and the request id only (the details go to the log, never to the client).
  */
-export function errorResponse(route: Pick<RouteMeta, 'errorFormat'>, error: unknown, requestId: string): HttpResponse {
+export function errorResponse(route: Pick<RouteMeta, 'errorFormat'>, error: unknown, requestId: string, gatewayRequestId = requestId): HttpResponse {
   if (error instanceof DomainError) {
     if (route.errorFormat === 'oauth' && error.status === 400) return oauthError(error, requestId);
     const body = { message: error.message, code: error.code, ...(error.errors && { errors: error.errors }), request_id: requestId };
     return json(error.status, body, requestId);
   }
-  console.error(JSON.stringify({ level: 'error', request_id: requestId, error: String(error), stack: (error as Error)?.stack }));
+  const gateway = gatewayRequestId !== requestId ? { gateway_request_id: gatewayRequestId } : {};
+  console.error(JSON.stringify({ level: 'error', request_id: requestId, ...gateway, error: String(error), stack: (error as Error)?.stack }));
   return json(500, { message: 'Internal server error.', code: 'internal_error', request_id: requestId }, requestId);
 }
 
@@ -26,7 +28,7 @@ function oauthError(error: DomainError, requestId: string): HttpResponse {
 
 export const errorMapping = (route: RouteMeta): middy.MiddlewareObj => ({
   onError: (request) => {
-    const requestId = (request.event as { requestContext?: { requestId?: string } }).requestContext?.requestId ?? 'unknown';
-    request.response = errorResponse(route, request.error, requestId);
+    const event = request.event as Parameters<typeof eventRequestId>[0];
+    request.response = errorResponse(route, request.error, eventRequestId(event), event.requestContext?.requestId);
   },
 });

@@ -5,6 +5,7 @@ import { errorMapping } from './errors';
 import { idempotency, withClaimOf, type Replay } from './idempotency';
 import { rateLimiter } from './rate-limit';
 import { requestCtx } from './request-context';
+import { eventRequestId } from './request-id';
 import { requestParts } from './request-parts';
 import { binary, BinaryResponse, json } from './responses';
 import type { RouteMeta } from './route-meta';
@@ -55,7 +56,7 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
     .use(idempotency(route, (event) => inputs.get(event), replay as Replay | undefined))
     .use({
       after: (request) => {
-        const requestId = request.event.requestContext.requestId;
+        const requestId = eventRequestId(request.event);
         const result: unknown = request.response;
         request.response = result instanceof BinaryResponse ? binary(route.status, result, requestId) : json(route.status, result, requestId);
       },

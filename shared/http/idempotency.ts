@@ -10,7 +10,7 @@ import { entityKey, type Key } from '../db/keys';
 import { ConditionFailed, translateWriteError } from '../db/transactions';
 import { Conflict, InvalidRequest, RuleViolation } from '../errors';
 import { headerValue } from './request-parts';
-import { json, type HttpResponse } from './responses';
+import { apiHeaders, json, type HttpResponse } from './responses';
 import type { RouteMeta } from './route-meta';
 
 /**
@@ -211,11 +211,14 @@ export async function releaseKey(claim: IdempotencyItem): Promise<void> {
   );
 }
 
-/** The stored response, sent again with `Idempotent-Replayed: true` and this request's own request id header. */
+/**
+ * The stored response, sent again with `Idempotent-Replayed: true` and this request's own request id and API headers
+ * (a record stored before those headers existed gets them too).
+ */
 export function replayResponse(item: Pick<IdempotencyItem, 'request_id'>, requestId: string, stored: StoredResponse): HttpResponse {
   return {
     statusCode: stored.status_code,
-    headers: { ...stored.headers, 'x-request-id': requestId, [ORIGINAL_REQUEST_HEADER]: item.request_id, [REPLAYED_HEADER]: 'true' },
+    headers: { ...stored.headers, ...apiHeaders(requestId), [ORIGINAL_REQUEST_HEADER]: item.request_id, [REPLAYED_HEADER]: 'true' },
     body: stored.body,
   };
 }

@@ -2,9 +2,19 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
 export type HttpResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };
 
+/**
+ * Headers of every API response, errors, files and replays included: its request id, no content sniffing (a JSON
+ * error echoing input is never rendered as HTML) and no caching (every response is one workspace's data).
+ */
+export const apiHeaders = (requestId: string): Record<string, string> => ({
+  'x-request-id': requestId,
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+});
+
 export const json = (statusCode: number, body: unknown, requestId: string, headers: Record<string, string> = {}): HttpResponse => ({
   statusCode,
-  headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...headers },
+  headers: { 'content-type': 'application/json', ...apiHeaders(requestId), ...headers },
   body: JSON.stringify(body),
 });
 
@@ -30,7 +40,7 @@ export const binary = (statusCode: number, file: BinaryResponse, requestId: stri
   headers: {
     'content-type': file.contentType,
     'content-disposition': `attachment; filename="${safeFilename(file.filename)}"`,
-    'x-request-id': requestId,
+    ...apiHeaders(requestId),
   },
   body: Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength).toString('base64'),
 });

@@ -234,7 +234,7 @@ describe('the idempotency step with a stub domain call', () => {
       headers: { 'content-type': 'application/json', 'idempotency-key': key },
       body: JSON.stringify(body),
       isBase64Encoded: false,
-      requestContext: { requestId: `req-${Math.random()}`, authorizer: { jwt: { claims: { workspace_id: workspace, scope: 'write' }, scopes: [] } } },
+      requestContext: { requestId: `req-${Math.random()}`, authorizer: { jwt: { claims: { workspace_id: workspace, scope: 'write', exp: '4102444800' }, scopes: [] } } },
     }) as unknown as HttpEvent;
 
   const probe = (core: () => Promise<unknown>) => {

@@ -240,7 +240,7 @@ describe('binary results of the shared HTTP stack', () => {
   const event = {
     version: '2.0', routeKey: 'GET /v1/things/{id}/download', rawPath: '/v1/things/thing_1/download', rawQueryString: '', headers: {},
     pathParameters: { id: 'thing_1' }, isBase64Encoded: false,
-    requestContext: { requestId: 'req-1', http: { method: 'GET', path: '/v1/things/thing_1/download' }, authorizer: { jwt: { claims: { workspace_id: 'ws_pdf', scope: 'read' }, scopes: null } } },
+    requestContext: { requestId: 'req-1', http: { method: 'GET', path: '/v1/things/thing_1/download' }, authorizer: { jwt: { claims: { workspace_id: 'ws_pdf', scope: 'read', exp: '4102444800' }, scopes: null } } },
   } as unknown as APIGatewayProxyEventV2WithJWTAuthorizer;
   const context = {} as Context;
 
