@@ -179,6 +179,14 @@ const cases: Case[] = [
     before: 1, after: 2, answer: { status: 'voided' },
   },
   {
+    route: 'markInvoiceUncollectible',
+    setup: async () => {
+      const due = await toPay((await customer()).id);
+      return { path: `/v1/invoices/${due.id}/uncollectible`, effect: async () => (await invoice(due.id)).status };
+    },
+    before: 'to_pay', after: 'uncollectible', answer: { status: 'uncollectible' },
+  },
+  {
     route: 'signQuote',
     setup: async () => {
       const payer = await customer();
