@@ -169,6 +169,7 @@ function draftItem(ctx: Ctx, input: InvoiceInput, parts: DraftParts): InvoiceIte
     source: 'api',
     ...amounts,
     amount_paid: 0,
+    amount_credited: 0,
     amount_due: amounts.total_amount,
     tax_rate: Number(parts.tax.rate),
     tax_scheme: parts.tax.scheme,

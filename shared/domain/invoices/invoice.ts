@@ -86,6 +86,8 @@ export interface Invoice {
   total_amount: number;
   amount_due: number;
   amount_paid: number;
+  /** What credit notes settled of the unpaid part: amount_due = total_amount − amount_paid − amount_credited. */
+  amount_credited: number;
   amount_fixed: number;
   amount_excluding_tax: number;
   /** Deprecated: the rate shared by the lines (they all carry the invoice's scheme rate). */
@@ -149,7 +151,7 @@ export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url'> & {
   promotion_code_id: string | null;
   /** Which dates the caller fixed: leaving draft keeps those and computes the others. */
   fixed_dates: { emitted_at: boolean; due_at: boolean };
-  /** Sum of the credit notes issued against this invoice (tax included). */
+  /** Sum of the credit notes issued against this invoice (tax included): settled + refunded + credited without refund. */
   credited_amount: number;
   /** Sum refunded by those credit notes to the wallet or the payment method. */
   refunded_amount: number;
@@ -204,5 +206,5 @@ const INTERNAL = [
 export function toInvoice(item: InvoiceItem): Invoice {
   const copy: Record<string, unknown> = { ...item };
   for (const name of INTERNAL) delete copy[name];
-  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), public_url: publicUrl(item.id) };
+  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), amount_credited: item.amount_credited ?? 0, public_url: publicUrl(item.id) };
 }

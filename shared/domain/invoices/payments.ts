@@ -25,6 +25,11 @@ export const CHARGE_LOCK_MS = 60_000;
 export function assertPayable(ctx: Ctx, invoice: InvoiceItem): void {
   if (invoice.type === 'credit_note') throw new Conflict(`'${invoice.id}' is a credit note: it is refunded, not paid.`);
   assertMove(invoice, 'pay');
+  assertNoChargeRunning(ctx, invoice);
+}
+
+/** A charge at the provider is for the amount due when it started: nothing may change that amount meanwhile. */
+export function assertNoChargeRunning(ctx: Ctx, invoice: InvoiceItem): void {
   const attempt = invoice.charge_attempt;
   if (attempt && ctx.clock.now().getTime() - Date.parse(attempt.started_at) < CHARGE_LOCK_MS) {
     throw new Conflict(`Invoice '${invoice.id}' is being charged right now; try again once the charge is over.`, 'charge_in_progress');
