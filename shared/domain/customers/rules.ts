@@ -7,6 +7,15 @@ import type { CustomerInput } from './input';
 import { invoicingEntityExists, organisationExists, paymentMethodOfCustomer, type ReferenceCheck } from './references';
 
 /**
+ * An archived customer is billed no more: no new invoice, quote or subscription (the periods of a subscription it
+ * already has still are). 422 `customer_archived`, saying how to bill it again.
+ */
+export function assertNotArchived(customer: Pick<CustomerItem, 'id' | 'status'>): void {
+  if (customer.status !== 'archived') return;
+  throw new RuleViolation('customer_archived', `Customer '${customer.id}' is archived: unarchive it (PUT /v1/customers/${customer.id}/unarchive) before billing it.`);
+}
+
+/**
  * An entity with `forced_customer_type` imposes that type on its customers: adopted when the request does not
  * say, a 422 when it says otherwise. Runs when the entity or the type changes.
  */

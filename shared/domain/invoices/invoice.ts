@@ -149,6 +149,8 @@ export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url'> & {
   tax_rate_exact: string;
   coupon_terms: CouponTerms[];
   promotion_code_id: string | null;
+  /** The coupons whose redemption this invoice counted (a discarded draft gives them back). */
+  redeemed_coupon_ids?: string[];
   /** Which dates the caller fixed: leaving draft keeps those and computes the others. */
   fixed_dates: { emitted_at: boolean; due_at: boolean };
   /** Sum of the credit notes issued against this invoice (tax included): settled + refunded + credited without refund. */
@@ -200,7 +202,7 @@ export function assertStorable(item: InvoiceItem): void {
 
 const INTERNAL = [
   'pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'gsi4pk', 'gsi4sk', 'lf', 'invoicing_entity_id', 'tax_rate_exact', 'coupon_terms',
-  'promotion_code_id', 'fixed_dates', 'credited_amount', 'refunded_amount', 'credited_by_line', 'wallet_load', 'charge_attempt',
+  'promotion_code_id', 'redeemed_coupon_ids', 'fixed_dates', 'credited_amount', 'refunded_amount', 'credited_by_line', 'wallet_load', 'charge_attempt',
 ] as const;
 
 export function toInvoice(item: InvoiceItem): Invoice {
