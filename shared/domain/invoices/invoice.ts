@@ -4,6 +4,7 @@ import { RuleViolation } from '../../errors';
 import { dueIndexKeys, entityKey, listIndexKeys } from '../../db/keys';
 import type { TaxSchemeName } from '../../money/tax-scheme';
 import type { Address } from '../customers/customer';
+import type { PaymentMethodSummary } from '../payment-methods/payment-method';
 
 export const INVOICE = 'INV';
 
@@ -65,7 +66,7 @@ export interface PaymentTransaction {
   provider_fee: null;
   chargeback: null;
   integrations: unknown[];
-  payment_method: { id: string | null; type: string } | null;
+  payment_method: PaymentMethodSummary | null;
   status: 'succeeded' | 'failed';
   error_type: string | null;
   comment: string | null;

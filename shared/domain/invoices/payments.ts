@@ -4,6 +4,7 @@ import { retryOnRace, versionCondition } from '../../db/items';
 import { transactWrite, type TransactItem } from '../../db/transactions';
 import { Conflict, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
+import { plainSummary } from '../payment-methods/payment-method';
 import { walletDebitItems } from '../wallets/ledger';
 import type { WalletItem } from '../wallets/wallet';
 import { findCustomerWallet } from '../wallets/wallets';
@@ -59,7 +60,7 @@ export async function recordPayment(ctx: Ctx, id: string, input: PaymentInput): 
     const type = input.payment_method_type ?? 'transfer';
     const wallet = type === 'wallet' ? await liveWallet(ctx, invoice) : undefined;
     const transaction = paymentTransaction(ctx, invoice, newId('tra'), {
-      amount: input.amount, provider_id: null, payment_method: { id: wallet?.id ?? null, type }, status: 'succeeded', error_type: null,
+      amount: input.amount, provider_id: null, payment_method: plainSummary(type, wallet?.id ?? null), status: 'succeeded', error_type: null,
       comment: input.comment ?? null, process_at: input.process_at,
     });
     const next = { ...withPayment(ctx, invoice, transaction), _version: invoice._version + 1 };
