@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { makeCtx } from '../../shared/context';
-import { mapChange, workspaceOf } from '../../shared/domain/events/map-change';
+import { changeTime, mapChange, workspaceOf } from '../../shared/domain/events/map-change';
 import { recordEvents } from '../../shared/domain/events/record-events';
 import { scheduleDeliveries } from '../../shared/domain/webhooks/schedule-deliveries';
 
@@ -33,8 +33,7 @@ async function processRecord(record: DynamoDBRecord): Promise<void> {
   const workspaceId = workspaceOf((after ?? before)?.pk);
   if (!workspaceId) return;
   const ctx = makeCtx(workspaceId, record.eventID ?? 'stream');
-  const changedAt = Date.parse(String((after ?? before)?.updated_at ?? ''));
-  const time = Number.isFinite(changedAt) ? changedAt : (record.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000;
+  const time = changeTime(before, after) ?? (record.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000;
   const messages = await recordEvents(ctx, { changeId: record.eventID!, time, events });
   for (const { message } of messages) await scheduleDeliveries(ctx, message);
 }
