@@ -78,3 +78,17 @@ describe('payment_method_id and bank_account_id are checked', () => {
     expect((await client.patch(`/v1/invoices/${draft.id}`, { bank_account_id: null })).status).toBe(200);
   });
 });
+
+describe('the seller on an invoice', () => {
+  it('is named by its legal name, with the trade name as its own member', async () => {
+    const own = await api.client();
+    await withEntity(own, { name: 'Acme Holding SAS', trade_name: 'Acme' });
+    const buyer = await customer(own);
+    const invoice = (await own.post('/v1/invoices', { customer_id: buyer.id, line_items: line })).body;
+    expect(invoice.seller).toMatchObject({ name: 'Acme Holding SAS', trade_name: 'Acme' });
+    const plain = await api.client();
+    await withEntity(plain, { name: 'Plain SARL' });
+    const other = (await plain.post('/v1/invoices', { customer_id: (await customer(plain)).id, line_items: line })).body;
+    expect(other.seller).toMatchObject({ name: 'Plain SARL', trade_name: null });
+  });
+});

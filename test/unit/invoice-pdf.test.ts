@@ -55,7 +55,7 @@ function invoiceFixture(over: Partial<Invoice> = {}): Invoice {
       address: { name: null, line1: 'Hauptstrasse 5', line2: null, city: 'Berlin', zip: '10115', state: null, country: 'DE' },
     },
     seller: {
-      id: 'ive_1', name: 'Acme', tax_id: 'FR40303265045',
+      id: 'ive_1', name: 'Acme', trade_name: null, tax_id: 'FR40303265045',
       address: { name: 'Acme SAS', line1: '12 rue de la Paix', line2: 'Building B', city: 'Paris', zip: '75002', state: null, country: 'FR' },
     },
     subscription_id: null, period_starts_at: null, period_ends_at: null,

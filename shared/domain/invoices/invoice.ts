@@ -108,7 +108,8 @@ export interface Invoice {
     id: string; name: string; email: string | null; external_id: string | null; vat_number: string | null; tax_id: string | null;
     address: InvoiceAddress | null;
   };
-  seller: { id: string; name: string; tax_id: string | null; address: InvoiceAddress };
+  /** `name` is the legal name; `trade_name` the entity's trade name, when it has one. */
+  seller: { id: string; name: string; trade_name: string | null; tax_id: string | null; address: InvoiceAddress };
   subscription_id: string | null;
   period_starts_at: string | null;
   period_ends_at: string | null;
@@ -209,5 +210,5 @@ const INTERNAL = [
 export function toInvoice(item: InvoiceItem): Invoice {
   const copy: Record<string, unknown> = { ...item };
   for (const name of INTERNAL) delete copy[name];
-  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), amount_credited: item.amount_credited ?? 0, public_url: publicUrl(item.id) };
+  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), amount_credited: item.amount_credited ?? 0, seller: { ...item.seller, trade_name: item.seller.trade_name ?? null }, public_url: publicUrl(item.id) };
 }
