@@ -92,3 +92,20 @@ describe('the seller on an invoice', () => {
     expect(other.seller).toMatchObject({ name: 'Plain SARL', trade_name: null });
   });
 });
+
+describe('tax collection per invoicing entity', () => {
+  it('a US seller invoicing a US customer: 422 that names the setting, which then invoices with not_eligible', async () => {
+    const own = await api.client();
+    const entity = await withEntity(own, { name: 'Acme Inc', country: 'US', currency: 'USD' });
+    expect(entity.tax_collection_enabled).toBe(true);
+    const buyer = (await own.post('/v1/customers', { name: 'Yankee', currency: 'USD', billing_address: { country: 'US' } })).body;
+    const refused = await own.post('/v1/invoices', { customer_id: buyer.id, line_items: line });
+    expect([refused.status, refused.body.code]).toEqual([422, 'tax_rate_unknown']);
+    expect(refused.body.message).toContain(`PUT /v1/invoicing-entities/${entity.id}`);
+    expect(refused.body.message).toContain('tax_collection_enabled');
+    const updated = await own.put(`/v1/invoicing-entities/${entity.id}`, { tax_collection_enabled: false });
+    expect([updated.status, updated.body.tax_collection_enabled]).toEqual([200, false]);
+    const invoice = await own.post('/v1/invoices', { customer_id: buyer.id, line_items: line });
+    expect([invoice.status, invoice.body.tax_scheme, invoice.body.tax_amount, invoice.body.total_amount]).toEqual([201, 'not_eligible', 0, 1_000]);
+  });
+});
