@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { DomainError, InvalidRequest } from '../errors';
 import type { RouteMeta, ValidateFunction } from './route-meta';
+import { normalizeDateTimes } from './date-times';
 import { toFieldErrors } from './validation-errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -56,6 +57,7 @@ export function requestParts(route: RouteMeta, event: APIGatewayProxyEventV2) {
   const path = validatePart<Record<string, string>>('path', route.validate.path, { ...(event.pathParameters ?? {}) });
   const query = validatePart<Record<string, unknown>>('query', route.validate.query ?? noQuery, { ...(event.queryStringParameters ?? {}) });
   const body = route.validate.body ? validatePart<unknown>('body', route.validate.body, parseBody(event)) : undefined;
+  normalizeDateTimes(body);
   return { path, query, body };
 }
 

@@ -87,12 +87,14 @@ export function invoiceTotals(lines: readonly LineAmounts[]): InvoiceTotals {
 }
 
 /**
- * amount_due = total_amount − amount_paid, exactly. Never negative: a payment beyond the total is refused
- * (RangeError) rather than clamped, so the identity always holds; callers reject overpayments before this.
+ * amount_due = total_amount − amount_paid − amount_credited, exactly (amount_credited: what credit notes settled of
+ * the unpaid part, docs/invoices.md). Never negative: a payment or credit beyond the total is refused (RangeError)
+ * rather than clamped, so the identity always holds; callers reject overpayments before this.
  */
-export function amountDue(total: number, paid: number): number {
+export function amountDue(total: number, paid: number, credited = 0): number {
   amount('total_amount', total);
   amount('amount_paid', paid);
-  if (paid > total) throw new RangeError(`amount_paid ${paid} exceeds total_amount ${total}`);
-  return total - paid;
+  amount('amount_credited', credited);
+  if (paid + credited > total) throw new RangeError(`amount_paid ${paid} + amount_credited ${credited} exceeds total_amount ${total}`);
+  return total - paid - credited;
 }

@@ -9,7 +9,8 @@
  *    (decisions.md is silent; the EU place-of-supply rule before the OSS threshold).
  * Countries are first mapped to the VAT country they belong to (MC → FR, IM → GB, LI → CH). A missing customer
  * country is taken as the seller's. A standard scheme with a country not in the table throws `TaxSchemeError`
- * `tax_rate_unknown` (422): the caller sets `tax_rate_custom` on the customer or disables tax collection.
+ * `tax_rate_unknown` (422): the caller sets `tax_rate_custom` on the customer, or `tax_collection_enabled: false` on the
+ * invoicing entity (taxEnabled false → not_eligible).
  */
 import { RuleViolation } from '../errors';
 import { formatRate } from './tax-rate';
@@ -51,7 +52,7 @@ export const vatCountryOf = (country: string): string => VAT_COUNTRY_OF[country]
 function standard(country: string): TaxScheme {
   const rate = standardVatRate(country);
   if (rate === undefined) {
-    throw new TaxSchemeError('tax_rate_unknown', `No standard tax rate is known for country '${country}'; set tax_rate_custom on the customer or disable tax collection.`);
+    throw new TaxSchemeError('tax_rate_unknown', `No standard tax rate is known for country '${country}'; set tax_rate_custom on the customer, or tax_collection_enabled false on the invoicing entity.`);
   }
   return { scheme: 'standard', rate };
 }

@@ -3,6 +3,7 @@ import {
   percentage, text, timezone, days, type Schema,
 } from './common';
 import { listQuerySchema, type FilterSpec } from './list-query';
+import { paymentMethodSummary } from './payment-methods';
 
 export const CUSTOMER_TYPES = ['corporate', 'person'] as const;
 export const CUSTOMER_STATUSES = ['active', 'archived'] as const;
@@ -76,7 +77,7 @@ export const customerResource: Schema = {
     billing_address: address, shipping_address: address, billing_email: nstr, invoice_emails: { type: 'array', items: str },
     invoicing_entity_id: str, invoice_reminders_enabled: { type: 'boolean' }, price_book_id: nstr,
     available_payment_methods: { type: 'array', items: str }, current_payment_method_type: nstr,
-    current_payment_method_id: nstr, current_payment_method: { type: ['object', 'null'] },
+    current_payment_method_id: nstr, current_payment_method: { anyOf: [paymentMethodSummary, { type: 'null' }] },
     custom_payment_delay: { type: ['integer', 'null'] }, custom_payment_initiation_delay: { type: ['integer', 'null'] },
     subscriptions: { type: 'array', items: { type: 'object' } }, segment_ids: { type: 'array', items: str },
     integrations: { type: 'array', items: { type: 'object' } }, providers: { type: 'object' },

@@ -86,7 +86,7 @@ export const invoiceResource: Schema = {
   type: 'object',
   properties: {
     id: str, number: nstr, type: { type: 'string', enum: INVOICE_TYPES }, status: { type: 'string', enum: INVOICE_STATUSES }, currency: str,
-    customer_id: str, total_amount: int, amount_due: int, amount_paid: int, amount_excluding_tax: int, tax_amount: int, discount_amount: int,
+    customer_id: str, total_amount: int, amount_due: int, amount_paid: int, amount_credited: int, amount_excluding_tax: int, tax_amount: int, discount_amount: int,
     tax_scheme: str, emitted_at: str, due_at: str, line_items: { type: 'array' }, coupons: { type: 'array' }, transactions: { type: 'array' },
     customer: { type: 'object' }, seller: { type: 'object' }, public_url: str, original_invoice_id: nstr, original_invoice_number: nstr,
   },

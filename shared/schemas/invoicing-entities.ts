@@ -41,6 +41,7 @@ const entityMembers: Record<string, Schema> = {
   brand_color: nullable({ type: 'string', minLength: 4, maxLength: 9, pattern: PATTERNS.hexColor }),
   forced_customer_type: nullable({ type: 'string', enum: CUSTOMER_TYPES }),
   credit_note_wallet_refund_enabled: { type: 'boolean' },
+  tax_collection_enabled: { type: 'boolean' },
 };
 
 export const entityCreateBody = object(entityMembers, ['name', 'country', 'currency']);
@@ -62,7 +63,7 @@ export const entityResource: Schema = {
     next_invoice_number: int, next_credit_note_number: int, next_document_number: int, default_payment_delay: int,
     invoice_grace_period_duration: int, invoice_payment_initiation_delay: nint, document_payment_initiation_delay: nint,
     invoice_late_fees: nstr, invoice_footer: str, document_footer: str, logo_url: nstr, favicon_url: nstr, brand_color: nstr,
-    forced_customer_type: nstr, credit_note_wallet_refund_enabled: { type: 'boolean' },
+    forced_customer_type: nstr, credit_note_wallet_refund_enabled: { type: 'boolean' }, tax_collection_enabled: { type: 'boolean' },
     created_at: { type: 'string', format: 'date' }, updated_at: { type: 'string', format: 'date' }, deleted_at: nstr,
   },
 };

@@ -35,3 +35,15 @@ export const paymentMethodResource: Schema = {
     deleted_at: { type: ['string', 'null'] },
   },
 };
+
+const nullable = (type: string) => ({ type: [type, 'null'] });
+
+/** The payment method summary (customer `current_payment_method`, transaction `payment_method`). */
+export const paymentMethodSummary: Schema = {
+  type: 'object',
+  required: ['id', 'status', 'type', 'last_4_digits', 'expiration_date', 'brand'],
+  properties: {
+    id: nullable('string'), status: nullable('string'), type: { type: 'string' }, last_4_digits: nullable('integer'),
+    expiration_date: { anyOf: [{ type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' }, { type: 'null' }] }, brand: nullable('string'),
+  },
+};

@@ -62,19 +62,19 @@ describe('credit notes', () => {
     const entry = (await other.get(`/v1/wallets/${wallet.id}/transactions`)).body.data[0];
     expect(entry).toMatchObject({ type: 'credit_paid', amount: 6_000, invoice_id: note.id });
     const explicit = (await credit(invoice.id, { amount: 1_000, refund_method: 'payment_method' }, other)).body;
-    expect(explicit.transactions[0].payment_method.type).toBe('payment_method');
+    expect(explicit.transactions[0].payment_method.type).toBe('transfer');
     expect((await other.get(`/v1/wallets/${wallet.id}`)).body.balance).toEqual({ amount: 6_000 });
   });
 
-  it('never refunds more than was paid', async () => {
+  it('never refunds more than was paid: the unpaid part is settled first, whatever the refund method', async () => {
     const invoice = (await client.post('/v1/invoices', { customer_id: (await customer()).id, status: 'to_pay', line_items: [{ name: 'A', unit_amount: 10_000 }] })).body;
     await client.post(`/v1/invoices/${invoice.id}/transactions`, { amount: 2_000 });
-    const refund = await credit(invoice.id, { amount: 3_000, refund_method: 'payment_method' });
-    expect([refund.status, refund.body.code]).toEqual([422, 'refund_exceeds_paid']);
-    // Omitted, on a partially paid invoice: no refund (decisions.md: the payment method only for paid invoices).
-    const fine = await credit(invoice.id, { amount: 3_000 });
-    expect(fine.body.transactions).toEqual([]);
-    expect((await credit(invoice.id, { amount: 2_000, refund_method: 'payment_method' })).body.transactions[0]).toMatchObject({ type: 'refund', amount: 2_000 });
+    // 12,000 − 2,000 paid: 10,000 unpaid. A credit of 3,000 only settles, even with payment_method asked.
+    const settles = (await credit(invoice.id, { amount: 3_000, refund_method: 'payment_method' })).body;
+    expect(settles).toMatchObject({ amount_credited: 3_000, amount_paid: 0, transactions: [] });
+    const rest = (await credit(invoice.id, {})).body;
+    expect(rest).toMatchObject({ total_amount: 9_000, amount_credited: 7_000, amount_paid: 2_000 });
+    expect(rest.transactions).toEqual([expect.objectContaining({ type: 'refund', amount: 2_000 })]);
   });
 
   it('never exceeds the uncredited amount under concurrent credit notes', async () => {
@@ -100,5 +100,49 @@ describe('credit notes', () => {
     expect((await client.post(`/v1/invoices/${paid.id}/void`)).status).toBe(409);
     const draft = (await client.post('/v1/invoices', { customer_id: (await customer()).id, line_items: [] })).body;
     expect((await credit(draft.id, {})).status).toBe(409);
+  });
+});
+
+describe('credit notes and what the customer owes (amount_due = total − paid − credited)', () => {
+  /** 15,920 + 20 % VAT = 19,104, of which 10,000 paid. */
+  async function partlyPaid() {
+    const invoice = (await client.post('/v1/invoices', { customer_id: (await customer()).id, status: 'to_pay', line_items: [{ name: 'Plan', unit_amount: 15_920 }] })).body;
+    expect(invoice.total_amount).toBe(19_104);
+    return (await client.post(`/v1/invoices/${invoice.id}/transactions`, { amount: 10_000 })).body;
+  }
+
+  it('a credit note on the unpaid part lowers amount_due and refunds nothing', async () => {
+    const invoice = await partlyPaid();
+    const note = (await credit(invoice.id, { amount: 5_000 })).body;
+    expect(note).toMatchObject({ type: 'credit_note', status: 'paid', total_amount: 5_000, amount_paid: 0, amount_credited: 5_000, amount_due: 0, transactions: [] });
+    const after = (await client.get(`/v1/invoices/${invoice.id}`)).body;
+    expect(after).toMatchObject({ status: 'partially_paid', total_amount: 19_104, amount_paid: 10_000, amount_credited: 5_000, amount_due: 4_104, refunded_at: null });
+    const overpay = await client.post(`/v1/invoices/${invoice.id}/transactions`, { amount: 9_104 });
+    expect([overpay.status, overpay.body.code]).toEqual([422, 'amount_exceeds_due']);
+    const rest = (await client.post(`/v1/invoices/${invoice.id}/transactions`, { amount: 4_104 })).body;
+    expect(rest).toMatchObject({ status: 'paid', amount_paid: 14_104, amount_credited: 5_000, amount_due: 0, settled_at: expect.any(String) });
+  });
+
+  it('a credit note beyond the unpaid part settles it first and refunds only the rest, up to what was paid', async () => {
+    const invoice = await partlyPaid();
+    const note = (await credit(invoice.id, { amount: 12_000, refund_method: 'payment_method' })).body;
+    expect(note).toMatchObject({ status: 'paid', total_amount: 12_000, amount_credited: 9_104, amount_paid: 2_896 });
+    expect(note.transactions).toEqual([expect.objectContaining({ type: 'refund', amount: 2_896, status: 'succeeded' })]);
+    const after = (await client.get(`/v1/invoices/${invoice.id}`)).body;
+    expect(after).toMatchObject({ status: 'paid', amount_paid: 10_000, amount_credited: 9_104, amount_due: 0, refunded_at: expect.any(String), settled_at: expect.any(String) });
+    const pay = await client.post(`/v1/invoices/${invoice.id}/transactions`, { amount: 1 });
+    expect(pay.status).toBe(409);
+    const last = (await credit(invoice.id, {})).body;
+    expect(last).toMatchObject({ total_amount: 7_104, amount_credited: 0, amount_paid: 7_104 });
+    expect(last.transactions.reduce((sum: number, t: any) => sum + t.amount, 0) + 2_896).toBe(10_000);
+    expect((await credit(invoice.id, { amount: 1 })).body.code).toBe('credit_exceeds_uncredited');
+  });
+
+  it('a credit note settling the whole unpaid invoice makes it paid, without refunded_at', async () => {
+    const invoice = (await client.post('/v1/invoices', { customer_id: (await customer()).id, status: 'to_pay', line_items: [{ name: 'A', unit_amount: 1_000 }] })).body;
+    await credit(invoice.id, { amount: 200 });
+    expect((await client.get(`/v1/invoices/${invoice.id}`)).body).toMatchObject({ status: 'to_pay', amount_due: 1_000, amount_credited: 200 });
+    await credit(invoice.id, {});
+    expect((await client.get(`/v1/invoices/${invoice.id}`)).body).toMatchObject({ status: 'paid', amount_due: 0, amount_paid: 0, amount_credited: 1_200, refunded_at: null });
   });
 });

@@ -46,7 +46,7 @@ function invoiceFixture(over: Partial<Invoice> = {}): Invoice {
   return {
     id: 'inv_01JQ3M8Z5V4X2Y7T9R6P1N0K3B', number: 'INV-2025-0042', type: 'invoice', document_name: null, status: 'to_pay',
     reference: 'REF-778', customer_id: 'cus_1', purchase_order: 'PO-5521', currency: 'EUR', source: 'api',
-    total_amount: 64249, amount_due: 44249, amount_paid: 20000, amount_fixed: 10584, amount_excluding_tax: 53541, tax_rate: 20,
+    total_amount: 64249, amount_due: 44249, amount_paid: 20000, amount_credited: 0, amount_fixed: 10584, amount_excluding_tax: 53541, tax_rate: 20,
     tax_amount: 10708, tax_scheme: 'standard', discount_amount: 5949, conversion_rate: null, converted_amount: null, converted_at: null,
     payment_method_id: null, bank_account_id: null, custom_note: 'Thank you for your business.', additional_info: 'Bank: IBAN FR76 3000 6000 0112 3456 7890 189',
     footer: 'Acme SAS, share capital 10,000 EUR, RCS Paris 123 456 789',
@@ -55,7 +55,7 @@ function invoiceFixture(over: Partial<Invoice> = {}): Invoice {
       address: { name: null, line1: 'Hauptstrasse 5', line2: null, city: 'Berlin', zip: '10115', state: null, country: 'DE' },
     },
     seller: {
-      id: 'ive_1', name: 'Acme', tax_id: 'FR40303265045',
+      id: 'ive_1', name: 'Acme', trade_name: null, tax_id: 'FR40303265045',
       address: { name: 'Acme SAS', line1: '12 rue de la Paix', line2: 'Building B', city: 'Paris', zip: '75002', state: null, country: 'FR' },
     },
     subscription_id: null, period_starts_at: null, period_ends_at: null,

@@ -33,17 +33,27 @@ export interface PriceConfigurationInput {
   prices: Record<string, unknown>[];
 }
 
-/** The member that tells a price's shape apart; the route's schema already checked the rest. */
-const SHAPE_MEMBER: Record<PriceType, string> = { fee: 'amount', volume: 'unit_count', packaged: 'unit_count', bulk: 'unit_count', bps: 'percentage', bundle: 'pack_size' };
+/** The members that tell a price's shape apart; the route's schema already checked the rest. */
+const SHAPE_MEMBERS: Record<PriceType, string[]> = {
+  fee: ['amount'], volume: ['from', 'amount'], packaged: ['from', 'amount'], bulk: ['from', 'amount'], bps: ['from', 'percentage'], bundle: ['amount', 'pack_size'],
+};
+const TIERED: readonly PriceType[] = ['volume', 'packaged', 'bulk'];
+
+/** The documented defaults of tiers, written into the stored prices so that every response shows them. */
+function withDefaults(type: PriceType, prices: Record<string, unknown>[]): Record<string, unknown>[] {
+  if (TIERED.includes(type)) return prices.map((p) => ({ ...p, to: p.to ?? null, unit_count: p.unit_count ?? 1, on_tier_incomplete: p.on_tier_incomplete ?? 'pro_rata' }));
+  if (type === 'bps') return prices.map((p) => ({ ...p, to: p.to ?? null }));
+  return prices;
+}
 
 /** `at` is where the configuration sits in the body (`body`, or `body.price_configurations.0` inline). */
 function assertPricesFit(type: PriceType, prices: Record<string, unknown>[], at: string): void {
   const path = `${at}.prices`;
-  const wrongShape = prices.findIndex((p) => !(SHAPE_MEMBER[type] in p) || (type === 'fee' && 'unit_count' in p));
+  const wrongShape = prices.findIndex((p) => !SHAPE_MEMBERS[type].every((m) => m in p) || (type === 'fee' && ('unit_count' in p || 'from' in p)));
   if (wrongShape >= 0) {
     throw new InvalidRequest(`Invalid body: ${path}.${wrongShape} is not a ${type} price.`, [{ path: `${path}.${wrongShape}`, message: `is not a ${type} price` }]);
   }
-  const problems = validateTiers({ type, prices } as PricedConfiguration);
+  const problems = validateTiers({ type, prices: withDefaults(type, prices) } as PricedConfiguration);
   if (problems.length > 0) {
     // The engine's paths are relative to the configuration (`prices.1.from`).
     const errors = problems.map((p) => ({ path: `${at}.${p.path}`, message: p.message }));
@@ -51,7 +61,7 @@ function assertPricesFit(type: PriceType, prices: Record<string, unknown>[], at:
   }
 }
 
-const withIds = (prices: Record<string, unknown>[]) => prices.map((price) => ({ id: newId('pri'), ...price }));
+const withIds = (type: PriceType, prices: Record<string, unknown>[]) => withDefaults(type, prices).map((price) => ({ id: newId('pri'), ...price }));
 
 /** A configuration as given inline, with its product's (`POST /v1/products` with `price_configurations`). */
 export type InlinePriceConfigurationInput = Omit<PriceConfigurationInput, 'product_id'>;
@@ -84,7 +94,7 @@ export function newPriceConfigurationItem(ctx: Ctx, product: ProductItem, input:
     billing_interval: input.billing_interval ?? { period: 'once' },
     commitment_interval: input.commitment_interval ?? { period: 'all' },
     type: input.type,
-    prices: withIds(input.prices),
+    prices: withIds(input.type, input.prices),
     created_at: now,
     updated_at: now,
     archived_at: null,
@@ -161,7 +171,7 @@ export async function updatePrices(ctx: Ctx, id: string, prices: Record<string, 
     const current = await findPriceConfigurationItem(ctx, id);
     if (current.status === 'archived') throw new Conflict(`Price configuration '${id}' is archived; create a new one instead.`);
     assertPricesFit(current.type, prices, 'body');
-    const next = { ...current, prices: withIds(prices), updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
+    const next = { ...current, prices: withIds(current.type, prices), updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
     await transactWrite([
       { Put: { TableName: tableName(), Item: next, ...versionCondition(current._version) } },
       ...pricePointerItems(ctx, next),

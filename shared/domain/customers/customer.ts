@@ -1,3 +1,4 @@
+import { plainSummary, type PaymentMethodSummary } from '../payment-methods/payment-method';
 import type { Ctx } from '../../context';
 import type { StoredItem } from '../../db/items';
 import { entityKey, listIndexKeys } from '../../db/keys';
@@ -45,6 +46,8 @@ export interface CustomerMembers {
   available_payment_methods: string[];
   current_payment_method_type: string | null;
   current_payment_method_id: string | null;
+  /** The default method's summary, written with `current_payment_method_id` (internal: shown as current_payment_method). */
+  current_payment_method_summary?: PaymentMethodSummary | null;
   custom_payment_delay: number | null;
   custom_payment_initiation_delay: number | null;
   segment_ids: string[];
@@ -188,7 +191,9 @@ export function toCustomer(item: CustomerItem) {
     available_payment_methods: m.available_payment_methods,
     current_payment_method_type: m.current_payment_method_type,
     current_payment_method_id: m.current_payment_method_id,
-    current_payment_method: m.current_payment_method_id ? { id: m.current_payment_method_id, type: m.current_payment_method_type } : null,
+    current_payment_method: m.current_payment_method_id
+      ? { ...(m.current_payment_method_summary ?? plainSummary(m.current_payment_method_type ?? 'card')), id: m.current_payment_method_id }
+      : null,
     custom_payment_delay: m.custom_payment_delay,
     custom_payment_initiation_delay: m.custom_payment_initiation_delay,
     subscriptions: subscriptionSummaries(item),

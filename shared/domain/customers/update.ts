@@ -7,7 +7,7 @@ import { customerListFields, toCustomer, type Customer } from './customer';
 import { applyCustomerInput, type CustomerInput } from './input';
 import { findCustomerItem } from './read';
 import { writeWithChecks } from './references';
-import { entityRules, referenceChecks } from './rules';
+import { entityRules, paymentMethodRules, referenceChecks } from './rules';
 
 export const customerDeleted = (id: string) => new Conflict(`Customer '${id}' is deleted and can no longer be changed.`, 'resource_deleted');
 
@@ -18,7 +18,7 @@ export async function updateCustomer(ctx: Ctx, id: string, input: CustomerInput)
     if (current.deleted_at) throw customerDeleted(id);
     const next = applyCustomerInput(current, input, ctx.clock.now().toISOString());
     assertCurrencyChangeAllowed(current, next.currency);
-    await entityRules(ctx, current, next, input);
+    await Promise.all([entityRules(ctx, current, next, input), paymentMethodRules(ctx, current, next)]);
     next.lf = customerListFields(next);
     const checks = referenceChecks(ctx, current, next);
     if (checks.length === 0) return toCustomer(await putIfUnchanged(next, current._version));

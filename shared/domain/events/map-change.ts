@@ -48,3 +48,15 @@ export function workspaceOf(pk: unknown): string | undefined {
   const match = typeof pk === 'string' ? /^WS#([^#]+)#/.exec(pk) : null;
   return match?.[1];
 }
+
+/**
+ * When a change happened (ms), from the item itself: its `updated_at`, or for a new item written once (a wallet
+ * or credit transaction) its `created_at`. Undefined when the item does not say (a removal): then only the stream's
+ * approximate time is left, which is whole seconds at best.
+ */
+export function changeTime(before: Image | undefined, after: Image | undefined): number | undefined {
+  if (!after) return undefined;
+  const own = after.updated_at ?? (before ? undefined : after.created_at);
+  const time = Date.parse(String(own ?? ''));
+  return Number.isFinite(time) ? time : undefined;
+}

@@ -3,7 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { makeCtx } from '../../context';
 import { scheduleDeliveries } from '../webhooks/schedule-deliveries';
-import { mapChange, workspaceOf } from './map-change';
+import { changeTime, mapChange, workspaceOf } from './map-change';
 import { recordEvents } from './record-events';
 
 type Image = Record<string, unknown>;
@@ -21,8 +21,7 @@ export async function processRecord(record: DynamoDBRecord): Promise<void> {
   const workspaceId = workspaceOf((after ?? before)?.pk);
   if (!workspaceId) return;
   const ctx = makeCtx(workspaceId, record.eventID ?? 'stream');
-  const changedAt = Date.parse(String((after ?? before)?.updated_at ?? ''));
-  const time = Number.isFinite(changedAt) ? changedAt : (record.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000;
+  const time = changeTime(before, after) ?? (record.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000;
   const messages = await recordEvents(ctx, { changeId: record.eventID!, time, events });
   for (const { message } of messages) await scheduleDeliveries(ctx, message);
 }

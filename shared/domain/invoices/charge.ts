@@ -6,7 +6,7 @@ import { transactWrite } from '../../db/transactions';
 import { Conflict, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { findCustomerItem } from '../customers/read';
-import type { PaymentMethodItem } from '../payment-methods/payment-method';
+import { methodSummary, type PaymentMethodItem } from '../payment-methods/payment-method';
 import { findPaymentMethod } from '../payment-methods/payment-methods';
 import { paymentProvider, type ChargeResult } from '../payments/provider';
 import { toInvoice, type Invoice, type InvoiceItem } from './invoice';
@@ -47,7 +47,7 @@ async function finish(ctx: Ctx, id: string, attemptId: string, method: PaymentMe
     const invoice = await findInvoiceItem(ctx, id);
     if (invoice.charge_attempt?.id !== attemptId) throw new Conflict(`The charge of invoice '${id}' was taken over by another one.`, 'charge_in_progress');
     const transaction = paymentTransaction(ctx, invoice, attemptId, {
-      amount: invoice.amount_due, provider_id: result.providerId, payment_method: { id: method.id, type: method.type },
+      amount: invoice.amount_due, provider_id: result.providerId, payment_method: methodSummary(method),
       status: result.status, error_type: result.status === 'failed' ? result.errorType : null, comment: result.status === 'failed' ? result.message : null,
     });
     const moved = result.status === 'succeeded' ? withPayment(ctx, invoice, transaction) : withFailedCharge(ctx, invoice, transaction);

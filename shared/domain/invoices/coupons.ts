@@ -3,8 +3,8 @@ import { getItem } from '../../db/items';
 import type { TransactItem } from '../../db/transactions';
 import { RuleViolation } from '../../errors';
 import { couponExpired, couponItemKey, type CouponItem } from '../coupons/coupon';
-import { couponRedemptionItem, prepareRedemption } from '../promotion-codes/redeem';
-import type { CouponTerms } from './invoice';
+import { couponRedemptionItem, couponReleaseItem, prepareRedemption, promotionCodeReleaseItem } from '../promotion-codes/redeem';
+import type { CouponTerms, InvoiceItem } from './invoice';
 
 export const couponTerms = (coupon: CouponItem): CouponTerms => ({
   id: coupon.id,
@@ -60,4 +60,15 @@ export async function redemptionsFor(
   if (input.couponIds.includes(prepared.coupon.id)) throw notApplicable(`Coupon '${prepared.coupon.id}' is given twice (directly and by promotion code '${prepared.promotionCode.code}').`);
   assertCurrency(prepared.coupon, input.currency, 'promotion_code_not_applicable');
   return { terms: [...terms, couponTerms(prepared.coupon)], items: [...items, ...prepared.items], promotionCodeId: prepared.promotionCode.id };
+}
+
+/**
+ * What a discarded draft gives back: the promotion code's redemption and the redemptions of the coupons this
+ * invoice counted (not those a subscription had already counted at its signature).
+ */
+export function releaseRedemptionItems(ctx: Ctx, invoice: Pick<InvoiceItem, 'promotion_code_id' | 'redeemed_coupon_ids'>): TransactItem[] {
+  return [
+    ...(invoice.promotion_code_id ? [promotionCodeReleaseItem(ctx, invoice.promotion_code_id)] : []),
+    ...(invoice.redeemed_coupon_ids ?? []).map((id) => couponReleaseItem(ctx, id)),
+  ];
 }

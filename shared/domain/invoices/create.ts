@@ -10,6 +10,7 @@ import { productUsableCheck } from '../catalog/usable';
 import type { CustomerItem } from '../customers/customer';
 import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
 import { findCustomerItem } from '../customers/read';
+import { assertNotArchived } from '../customers/rules';
 import { customerInvoiceCounter, isFirstOrder } from './read';
 import type { EntityItem } from '../invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../invoicing-entities/read';
@@ -18,6 +19,7 @@ import { redemptionsFor, type Redemptions } from './coupons';
 import { addDays, paymentDelay } from './dates';
 import { assertStorable, INVOICE, invoiceKey, type CouponTerms, invoiceListFields, invoiceListKeys, toInvoice, type Invoice, type InvoiceItem } from './invoice';
 import { issue } from './issue';
+import { paymentReferenceChecks } from './references';
 import { resolveLines } from './lines';
 import { customerSnapshot, sellerSnapshot } from './snapshots';
 import { invoiceTaxScheme } from './tax';
@@ -43,6 +45,11 @@ export interface IssuingOptions {
   taxScheme?: 'not_eligible';
   walletLoad?: InvoiceItem['wallet_load'];
   subscriptionId?: string;
+  /**
+   * The invoice continues an arrangement made before (a subscription's period, a wallet's scheduled auto-load): it is
+   * issued even if the customer was archived since. Any other new invoice of an archived customer is a 422.
+   */
+  continuing?: boolean;
   /** The invoice's id, chosen by the caller so that its own items in `also` can name the invoice (a signed quote). */
   invoiceId?: string;
   /** More writes that must happen with the invoice (e.g. the wallet's pending load). */
@@ -62,11 +69,14 @@ export interface IssuingOptions {
 /** Product checks beyond this many distinct products rely on the read alone (a transaction holds 100 items). */
 const PRODUCT_CHECKS = 40;
 
-const customerFor = async (ctx: Ctx, id: string): Promise<CustomerItem> => {
+const customerFor = async (ctx: Ctx, id: string, options: IssuingOptions): Promise<CustomerItem> => {
   const customer = await findCustomerItem(ctx, id).catch(() => undefined);
   if (!customer || customer.deleted_at) throw new RuleViolation('customer_not_found', `No customer with id '${id}' (or it is deleted).`);
+  if (!billsArchived(options)) assertNotArchived(customer);
   return customer;
 };
+
+const billsArchived = (options: IssuingOptions) => options.continuing === true;
 
 async function entityFor(ctx: Ctx, id: string): Promise<EntityItem> {
   const entity = await findEntityItem(ctx, id, true).catch(() => undefined);
@@ -88,7 +98,7 @@ function currencyOf(customer: CustomerItem, given: string | undefined): string {
  * redemptions and, when it leaves draft, the entity's number: all of it, or nothing.
  */
 export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: IssuingOptions = {}): Promise<Invoice> {
-  const customer = await customerFor(ctx, input.customer_id);
+  const customer = await customerFor(ctx, input.customer_id, options);
   const currency = currencyOf(customer, input.currency);
   const entityId = input.invoicing_entity_id ?? customer.invoicing_entity_id;
   // One round of reads after the customer's: the lines' catalog, the entity and the customer's first-order counter.
@@ -100,26 +110,29 @@ export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: Issu
   let attempt = 0;
   return retryOnRace(async () => {
     // A retry means something changed under us: read the customer and its entity again.
-    const current = attempt++ === 0 ? customer : await customerFor(ctx, input.customer_id);
+    const current = attempt++ === 0 ? customer : await customerFor(ctx, input.customer_id, options);
     const entity = attempt === 1 ? firstEntity : await entityFor(ctx, input.invoicing_entity_id ?? current.invoicing_entity_id);
     currencyOf(current, currency);
     const redemptions = await redemptionsFor(ctx, {
       couponIds: input.coupon_ids ?? [], promotionCode: input.promotion_code, customerId: current.id, productIds: resolved.productIds, currency, isFirstOrder: firstOrder,
     });
     const tax = invoiceTaxScheme(current, entity, { tax_rate: input.tax_rate, tax_scheme: options.taxScheme });
+    const countedIds = redemptions.terms.map((t) => t.id);
     if (options.coupons) redemptions.terms.unshift(...options.coupons);
     const amounts = invoiceAmounts(resolved.lines, redemptions.terms, tax.rate);
-    const draft = draftItem(ctx, input, { customer: current, entity, currency, tax, amounts, redemptions, options });
+    const draft = draftItem(ctx, input, { customer: current, entity, currency, tax, amounts, redemptions: { ...redemptions, countedIds }, options });
     const issued = input.status === 'to_pay' ? issue(ctx, draft, entity, current, { allowGrace: false }) : undefined;
     const invoice = issued?.invoice ?? draft;
     assertStorable(invoice);
     const checks = resolved.productIds.slice(0, PRODUCT_CHECKS);
+    const references = paymentReferenceChecks(ctx, current.id, input);
     const items: TransactItem[] = [
       ...checks.map((id) => productUsableCheck(ctx, id)),
+      ...references.map((r) => r.item),
       { Put: { TableName: tableName(), Item: invoice, ConditionExpression: 'attribute_not_exists(pk)' } },
       counterUpdate(ctx, INVOICE, 1),
       counterUpdate(ctx, customerInvoiceCounter(current.id), 1),
-      currencyLockItem(ctx, current.id, 'invoice', currency, options.customer),
+      currencyLockItem(ctx, current.id, 'invoice', currency, billsArchived(options) ? options.customer : { ...options.customer, expect: { ...options.customer?.expect, status: 'active' } }),
       ...(issued ? [issued.numbering] : []),
       ...redemptions.items,
       ...(options.also ?? []),
@@ -128,6 +141,7 @@ export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: Issu
       await transactWrite(items);
     } catch (error) {
       if (error instanceof ConditionFailed && error.index < checks.length) throw productArchived(checks[error.index]!);
+      if (error instanceof ConditionFailed && error.index < checks.length + references.length) throw references[error.index - checks.length]!.error();
       const alsoIndex = error instanceof ConditionFailed ? error.index - (items.length - (options.also?.length ?? 0)) : -1;
       const mapped = alsoIndex >= 0 ? options.alsoFailed?.(alsoIndex) : undefined;
       if (mapped) throw mapped;
@@ -143,7 +157,7 @@ interface DraftParts {
   currency: string;
   tax: { scheme: InvoiceItem['tax_scheme']; rate: string };
   amounts: ReturnType<typeof invoiceAmounts>;
-  redemptions: Pick<Redemptions, 'terms' | 'promotionCodeId'>;
+  redemptions: Pick<Redemptions, 'terms' | 'promotionCodeId'> & { countedIds: string[] };
   options: IssuingOptions;
 }
 
@@ -169,6 +183,7 @@ function draftItem(ctx: Ctx, input: InvoiceInput, parts: DraftParts): InvoiceIte
     source: 'api',
     ...amounts,
     amount_paid: 0,
+    amount_credited: 0,
     amount_due: amounts.total_amount,
     tax_rate: Number(parts.tax.rate),
     tax_scheme: parts.tax.scheme,
@@ -202,6 +217,7 @@ function draftItem(ctx: Ctx, input: InvoiceInput, parts: DraftParts): InvoiceIte
     tax_rate_exact: parts.tax.rate,
     coupon_terms: parts.redemptions.terms,
     promotion_code_id: parts.redemptions.promotionCodeId,
+    redeemed_coupon_ids: parts.redemptions.countedIds,
     fixed_dates: { emitted_at: input.emitted_at !== undefined, due_at: input.due_at !== undefined },
     credited_amount: 0,
     refunded_amount: 0,

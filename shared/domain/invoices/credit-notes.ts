@@ -6,16 +6,19 @@ import { counterUpdate } from '../../db/pagination';
 import { transactWrite, type TransactItem } from '../../db/transactions';
 import { Conflict, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
+import { amountDue } from '../../money/amounts';
 import type { EntityItem } from '../invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../invoicing-entities/read';
+import { plainSummary, type PaymentMethodSummary } from '../payment-methods/payment-method';
 import { walletChange } from '../wallets/ledger';
 import type { WalletItem } from '../wallets/wallet';
 import { findCustomerWallet } from '../wallets/wallets';
 import { creditedParts, creditLines, type CreditRequest } from './credit-amounts';
-import { INVOICE, invoiceKey, invoiceListFields, invoiceListKeys, toInvoice, type Invoice, type InvoiceItem } from './invoice';
+import { INVOICE, invoiceKey, invoiceListFields, invoiceListKeys, toInvoice, type Invoice, type InvoiceItem, type InvoiceStatus } from './invoice';
 import { takeNumber } from './numbering';
 import { findInvoiceItem } from './read';
 import { paymentTransaction } from './settle';
+import { assertNoChargeRunning } from './payments';
 import { assertMove } from './transitions';
 
 export type RefundMethod = 'payment_method' | 'wallet' | 'none';
@@ -27,15 +30,35 @@ export interface CreditNoteInput extends CreditRequest {
 
 const refundable = (invoice: InvoiceItem) => invoice.amount_paid - invoice.refunded_amount;
 
+/** Statuses where a payment is still awaited: a credit note that settles everything left makes them `paid`. */
+const AWAITING_PAYMENT: readonly InvoiceStatus[] = ['to_pay', 'partially_paid', 'error'];
+
 /**
- * decisions.md: an explicit method wins; else the entity's wallet flag; else the payment method for paid invoices;
- * else none. With nothing paid (and not refunded yet) there is nothing to refund: none, whatever the flag.
+ * decisions.md: an explicit method wins; else the entity's wallet flag; else the payment method. Only the part of a
+ * credit note beyond what is still unpaid gives money back (`paidPart`): with none, nothing is refunded, whatever the
+ * method says.
  */
-function refundMethodOf(input: CreditNoteInput, invoice: InvoiceItem, entity: EntityItem): RefundMethod {
+function refundMethodOf(input: CreditNoteInput, paidPart: number, entity: EntityItem): RefundMethod {
+  if (paidPart === 0) return 'none';
   if (input.refund_method) return input.refund_method;
-  if (refundable(invoice) === 0) return 'none';
-  if (entity.credit_note_wallet_refund_enabled) return 'wallet';
-  return invoice.status === 'paid' ? 'payment_method' : 'none';
+  return entity.credit_note_wallet_refund_enabled ? 'wallet' : 'payment_method';
+}
+
+/**
+ * How a credit note of `total` splits (docs/invoices.md "Credit notes"): it first settles what is still unpaid (the
+ * customer owes that much less), then gives back, up to what was paid, the rest; with `none` that rest is credited
+ * without a refund. `settles + paidPart = total`, and `paidPart ≤ paid − refunded` because a credit note never
+ * exceeds the uncredited total.
+ */
+export function creditSplit(invoice: Pick<InvoiceItem, 'amount_due'>, total: number) {
+  const settles = Math.min(total, invoice.amount_due);
+  return { settles, paidPart: total - settles };
+}
+
+/** A refund to the payment method goes back the way the money came: the method of the latest succeeded payment. */
+function refundedWay(invoice: InvoiceItem): PaymentMethodSummary | null {
+  const payments = invoice.transactions.filter((t) => t.type === 'payment' && t.status === 'succeeded');
+  return payments.at(-1)?.payment_method ?? null;
 }
 
 async function customerWallet(ctx: Ctx, customerId: string): Promise<WalletItem> {
@@ -61,8 +84,10 @@ async function writeCreditNote(ctx: Ctx, { original, entity, input, voids }: Cre
   const parts = creditedParts(original, input);
   const { lines, totals } = creditLines(original, parts, () => newId('ili'));
   if (totals.total_amount === 0) throw new RuleViolation('nothing_to_credit', `Invoice '${original.id}' has nothing left to credit.`);
-  const method = voids ? 'none' : refundMethodOf(input, original, entity);
-  const refund = method === 'none' ? 0 : totals.total_amount;
+  assertNoChargeRunning(ctx, original);
+  const { settles, paidPart } = creditSplit(original, totals.total_amount);
+  const method = voids ? 'none' : refundMethodOf(input, paidPart, entity);
+  const refund = method === 'none' ? 0 : paidPart;
   if (refund > refundable(original)) {
     throw new RuleViolation('refund_exceeds_paid', `A refund of ${refund} exceeds the ${refundable(original)} paid and not yet refunded on invoice '${original.id}'.`);
   }
@@ -81,12 +106,13 @@ async function writeCreditNote(ctx: Ctx, { original, entity, input, voids }: Cre
     status: 'paid',
     ...totals,
     amount_fixed: 0,
-    amount_paid: totals.total_amount,
+    amount_paid: refund,
+    amount_credited: settles,
     amount_due: 0,
     line_items: lines,
     coupons: [],
     transactions: refund > 0 ? [paymentTransaction(ctx, original, newId('tra'), {
-      amount: refund, provider_id: null, payment_method: { id: wallet?.id ?? original.payment_method_id, type: method === 'wallet' ? 'wallet' : 'payment_method' },
+      amount: refund, provider_id: null, payment_method: wallet ? plainSummary('wallet', wallet.id) : refundedWay(original),
       status: 'succeeded', error_type: null, comment: input.reason ?? null,
     }, 'refund')] : [],
     custom_note: input.reason ?? null,
@@ -102,14 +128,20 @@ async function writeCreditNote(ctx: Ctx, { original, entity, input, voids }: Cre
   note.lf = invoiceListFields(note);
   const credited_by_line = { ...original.credited_by_line };
   for (const [lineId, part] of parts) credited_by_line[lineId] = (credited_by_line[lineId] ?? 0) + part;
+  const amount_credited = (original.amount_credited ?? 0) + settles;
+  const amount_due = amountDue(original.total_amount, original.amount_paid, amount_credited);
+  const settled = amount_due === 0 && AWAITING_PAYMENT.includes(original.status);
   const updated: InvoiceItem = {
     ...original,
     _version: original._version + 1,
-    status: voids ? 'voided' : original.status,
+    status: voids ? 'voided' : settled ? 'paid' : original.status,
+    amount_credited,
+    amount_due,
+    settled_at: settled && !voids ? now : original.settled_at,
     credited_amount: original.credited_amount + totals.total_amount,
     refunded_amount: original.refunded_amount + refund,
     credited_by_line,
-    refunded_at: now,
+    refunded_at: refund > 0 ? now : original.refunded_at,
     updated_at: now,
   };
   updated.lf = invoiceListFields(updated);

@@ -4,6 +4,7 @@ import { RuleViolation } from '../../errors';
 import { dueIndexKeys, entityKey, listIndexKeys } from '../../db/keys';
 import type { TaxSchemeName } from '../../money/tax-scheme';
 import type { Address } from '../customers/customer';
+import type { PaymentMethodSummary } from '../payment-methods/payment-method';
 
 export const INVOICE = 'INV';
 
@@ -67,7 +68,7 @@ export interface PaymentTransaction {
   provider_fee: null;
   chargeback: null;
   integrations: unknown[];
-  payment_method: { id: string | null; type: string } | null;
+  payment_method: PaymentMethodSummary | null;
   status: 'succeeded' | 'failed';
   error_type: string | null;
   comment: string | null;
@@ -88,6 +89,8 @@ export interface Invoice {
   total_amount: number;
   amount_due: number;
   amount_paid: number;
+  /** What credit notes settled of the unpaid part: amount_due = total_amount − amount_paid − amount_credited. */
+  amount_credited: number;
   amount_fixed: number;
   amount_excluding_tax: number;
   /** Deprecated: the rate shared by the lines (they all carry the invoice's scheme rate). */
@@ -107,7 +110,8 @@ export interface Invoice {
     id: string; name: string; email: string | null; external_id: string | null; vat_number: string | null; tax_id: string | null;
     address: InvoiceAddress | null;
   };
-  seller: { id: string; name: string; tax_id: string | null; address: InvoiceAddress };
+  /** `name` is the legal name; `trade_name` the entity's trade name, when it has one. */
+  seller: { id: string; name: string; trade_name: string | null; tax_id: string | null; address: InvoiceAddress };
   subscription_id: string | null;
   period_starts_at: string | null;
   period_ends_at: string | null;
@@ -149,9 +153,11 @@ export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url'> & {
   tax_rate_exact: string;
   coupon_terms: CouponTerms[];
   promotion_code_id: string | null;
+  /** The coupons whose redemption this invoice counted (a discarded draft gives them back). */
+  redeemed_coupon_ids?: string[];
   /** Which dates the caller fixed: leaving draft keeps those and computes the others. */
   fixed_dates: { emitted_at: boolean; due_at: boolean };
-  /** Sum of the credit notes issued against this invoice (tax included). */
+  /** Sum of the credit notes issued against this invoice (tax included): settled + refunded + credited without refund. */
   credited_amount: number;
   /** Sum refunded by those credit notes to the wallet or the payment method. */
   refunded_amount: number;
@@ -205,12 +211,12 @@ export function assertStorable(item: InvoiceItem): void {
 
 const INTERNAL = [
   'pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'gsi4pk', 'gsi4sk', 'lf', 'invoicing_entity_id', 'tax_rate_exact', 'coupon_terms',
-  'promotion_code_id', 'fixed_dates', 'credited_amount', 'refunded_amount', 'credited_by_line', 'wallet_load', 'charge_attempt',
+  'promotion_code_id', 'redeemed_coupon_ids', 'fixed_dates', 'credited_amount', 'refunded_amount', 'credited_by_line', 'wallet_load', 'charge_attempt',
 ] as const;
 
 export function toInvoice(item: InvoiceItem): Invoice {
   const copy: Record<string, unknown> = { ...item };
   if (Array.isArray(item.line_items)) copy.line_items = item.line_items.map(({ own_tax_rate: _own, ...line }) => line);
   for (const name of INTERNAL) delete copy[name];
-  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), public_url: publicUrl(item.id) };
+  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), amount_credited: item.amount_credited ?? 0, seller: { ...item.seller, trade_name: item.seller.trade_name ?? null }, public_url: publicUrl(item.id) };
 }

@@ -4,6 +4,7 @@ import { retryOnRace, versionCondition } from '../../db/items';
 import { transactWrite, type TransactItem } from '../../db/transactions';
 import { Conflict, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
+import { plainSummary } from '../payment-methods/payment-method';
 import { walletDebitItems } from '../wallets/ledger';
 import type { WalletItem } from '../wallets/wallet';
 import { findCustomerWallet } from '../wallets/wallets';
@@ -25,6 +26,11 @@ export const CHARGE_LOCK_MS = 60_000;
 export function assertPayable(ctx: Ctx, invoice: InvoiceItem): void {
   if (invoice.type === 'credit_note') throw new Conflict(`'${invoice.id}' is a credit note: it is refunded, not paid.`);
   assertMove(invoice, 'pay');
+  assertNoChargeRunning(ctx, invoice);
+}
+
+/** A charge at the provider is for the amount due when it started: nothing may change that amount meanwhile. */
+export function assertNoChargeRunning(ctx: Ctx, invoice: InvoiceItem): void {
   const attempt = invoice.charge_attempt;
   if (attempt && ctx.clock.now().getTime() - Date.parse(attempt.started_at) < CHARGE_LOCK_MS) {
     throw new Conflict(`Invoice '${invoice.id}' is being charged right now; try again once the charge is over.`, 'charge_in_progress');
@@ -54,7 +60,7 @@ export async function recordPayment(ctx: Ctx, id: string, input: PaymentInput): 
     const type = input.payment_method_type ?? 'transfer';
     const wallet = type === 'wallet' ? await liveWallet(ctx, invoice) : undefined;
     const transaction = paymentTransaction(ctx, invoice, newId('tra'), {
-      amount: input.amount, provider_id: null, payment_method: { id: wallet?.id ?? null, type }, status: 'succeeded', error_type: null,
+      amount: input.amount, provider_id: null, payment_method: plainSummary(type, wallet?.id ?? null), status: 'succeeded', error_type: null,
       comment: input.comment ?? null, process_at: input.process_at,
     });
     const next = { ...withPayment(ctx, invoice, transaction), _version: invoice._version + 1 };

@@ -16,12 +16,12 @@ export function paymentTransaction(ctx: Ctx, invoice: InvoiceItem, id: string, d
 }
 
 /**
- * The invoice after a succeeded payment: amount_paid and amount_due move together (amount_due = total − paid,
- * refusing overpayment), partially_paid or paid, `settled_at` at full payment.
+ * The invoice after a succeeded payment: amount_paid and amount_due move together (amount_due = total − paid −
+ * credited, refusing overpayment), partially_paid or paid, `settled_at` once nothing is due.
  */
 export function withPayment(ctx: Ctx, invoice: InvoiceItem, transaction: PaymentTransaction): InvoiceItem {
   const amount_paid = invoice.amount_paid + transaction.amount;
-  const amount_due = amountDue(invoice.total_amount, amount_paid);
+  const amount_due = amountDue(invoice.total_amount, amount_paid, invoice.amount_credited ?? 0);
   const now = ctx.clock.now().toISOString();
   const next: InvoiceItem = {
     ...invoice,

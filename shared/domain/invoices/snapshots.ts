@@ -16,11 +16,12 @@ export function customerSnapshot(customer: CustomerItem): Invoice['customer'] {
   };
 }
 
-/** The seller (invoicing entity) as the invoice shows it. */
+/** The seller (invoicing entity) as the invoice shows it: its legal name, and its trade name as its own member. */
 export function sellerSnapshot(entity: EntityItem): Invoice['seller'] {
   return {
     id: entity.id,
-    name: entity.trade_name ?? entity.name,
+    name: entity.name,
+    trade_name: entity.trade_name ?? null,
     tax_id: entity.tax_id,
     address: {
       name: entity.name,

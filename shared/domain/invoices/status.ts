@@ -5,6 +5,7 @@ import { transactWrite } from '../../db/transactions';
 import { findCustomerItem } from '../customers/read';
 import { findEntityItem } from '../invoicing-entities/read';
 import { invoiceListFields, toInvoice, type Invoice, type InvoiceItem, type InvoiceStatus } from './invoice';
+import { releaseRedemptionItems } from './coupons';
 import { issue } from './issue';
 import { findInvoiceItem } from './read';
 import { assertMove, type Move } from './transitions';
@@ -39,7 +40,19 @@ async function simpleMove(ctx: Ctx, id: string, move: Move, to: InvoiceStatus): 
   });
 }
 
-/** `DELETE /v1/invoices/{id}`: a draft is discarded (closed), never removed; it keeps no number. */
-export const deleteInvoice = (ctx: Ctx, id: string) => simpleMove(ctx, id, 'delete', 'closed');
+/**
+ * `DELETE /v1/invoices/{id}`: a draft is discarded (closed), never removed; it keeps no number. The redemptions it
+ * counted (promotion code, coupons) are given back in the same transaction.
+ */
+export async function deleteInvoice(ctx: Ctx, id: string): Promise<Invoice> {
+  return retryOnRace(async () => {
+    const current = await findInvoiceItem(ctx, id);
+    assertMove(current, 'delete');
+    const next: InvoiceItem = { ...current, _version: current._version + 1, status: 'closed', promotion_code_id: null, redeemed_coupon_ids: [], updated_at: ctx.clock.now().toISOString() };
+    next.lf = invoiceListFields(next);
+    await transactWrite([{ Put: { TableName: tableName(), Item: next, ...versionCondition(current._version) } }, ...releaseRedemptionItems(ctx, current)]);
+    return toInvoice(next);
+  });
+}
 
 export const markUncollectible = (ctx: Ctx, id: string) => simpleMove(ctx, id, 'uncollectible', 'uncollectible');

@@ -11,6 +11,7 @@ import { invoiceAmounts, type PricedLine } from './amounts';
 import { assertStorable, invoiceListFields, toInvoice, type Invoice, type InvoiceItem } from './invoice';
 import { resolveLines, type LineInput } from './lines';
 import { findInvoiceItem } from './read';
+import { paymentReferenceChecks } from './references';
 
 export interface InvoicePatch {
   line_items?: LineInput[];
@@ -70,10 +71,17 @@ export async function updateInvoice(ctx: Ctx, id: string, patch: InvoicePatch): 
     assertStorable(next);
     const checks = (resolved?.productIds ?? []).slice(0, 40);
     const written = { ...next, _version: current._version + 1 };
+    const references = paymentReferenceChecks(ctx, current.customer_id, {
+      payment_method_id: patch.payment_method_id !== current.payment_method_id ? patch.payment_method_id : undefined,
+      bank_account_id: patch.bank_account_id !== current.bank_account_id ? patch.bank_account_id : undefined,
+    });
     try {
-      await transactWrite([...checks.map((p) => productUsableCheck(ctx, p)), { Put: { TableName: tableName(), Item: written, ...versionCondition(current._version) } }]);
+      await transactWrite([
+        ...checks.map((p) => productUsableCheck(ctx, p)), { Put: { TableName: tableName(), Item: written, ...versionCondition(current._version) } }, ...references.map((r) => r.item),
+      ]);
     } catch (error) {
       if (error instanceof ConditionFailed && error.index < checks.length) throw productArchived(checks[error.index]!);
+      if (error instanceof ConditionFailed && error.index > checks.length) throw references[error.index - checks.length - 1]!.error();
       throw error;
     }
     return toInvoice(written);

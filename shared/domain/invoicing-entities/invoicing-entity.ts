@@ -42,6 +42,8 @@ export interface InvoicingEntity {
   brand_color: string | null;
   forced_customer_type: 'corporate' | 'person' | null;
   credit_note_wallet_refund_enabled: boolean;
+  /** False: the entity collects no tax (its invoices are `not_eligible`), e.g. a seller not registered for sales tax. */
+  tax_collection_enabled: boolean;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -94,6 +96,7 @@ export function newEntityItem(ctx: Ctx, id: string, input: EntityInput & Pick<En
     brand_color: null,
     forced_customer_type: null,
     credit_note_wallet_refund_enabled: false,
+    tax_collection_enabled: true,
     ...definedMembers(input),
     name: input.name,
     country: input.country,
@@ -152,6 +155,7 @@ export function toInvoicingEntity(item: EntityItem): InvoicingEntity {
     brand_color: item.brand_color,
     forced_customer_type: item.forced_customer_type,
     credit_note_wallet_refund_enabled: item.credit_note_wallet_refund_enabled,
+    tax_collection_enabled: item.tax_collection_enabled ?? true,
     created_at: day(item.created_at)!,
     updated_at: day(item.updated_at)!,
     deleted_at: day(item.deleted_at),

@@ -60,3 +60,27 @@ export function toPaymentMethod(item: PaymentMethodItem, defaultId: string | nul
 }
 
 export type PaymentMethod = ReturnType<typeof toPaymentMethod>;
+
+/** The payment method summary of billing-api.md, on a customer (`current_payment_method`) and on transactions. */
+export interface PaymentMethodSummary {
+  id: string | null;
+  /** `active` for a saved method, `deleted` once deleted; null for a way of paying that is not a saved method. */
+  status: string | null;
+  type: string;
+  last_4_digits: number | null;
+  /** Year-month, e.g. `2030-12`. */
+  expiration_date: string | null;
+  brand: string | null;
+}
+
+export function methodSummary(item: PaymentMethodItem): PaymentMethodSummary {
+  const { card } = item;
+  return {
+    id: item.id, status: item.deleted_at ? 'deleted' : 'active', type: item.type, last_4_digits: Number(card.last4),
+    expiration_date: `${card.exp_year}-${String(card.exp_month).padStart(2, '0')}`, brand: card.brand,
+  };
+}
+
+/** A way of paying that is no saved method (a transfer, the wallet…): its type, and its id when it has one. */
+export const plainSummary = (type: string, id: string | null = null): PaymentMethodSummary =>
+  ({ id, status: null, type, last_4_digits: null, expiration_date: null, brand: null });

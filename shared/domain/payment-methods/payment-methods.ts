@@ -13,7 +13,7 @@ import { customerItemKey, type CustomerItem } from '../customers/customer';
 import { customerNotFound } from '../customers/read';
 import { paymentProvider, type PaymentProviderName } from '../payments/provider';
 import {
-  PAYMENT_METHOD, PARENT_FIELD, customerMethodsCounter, paymentMethodKey, paymentMethodNotFound, toPaymentMethod,
+  PAYMENT_METHOD, PARENT_FIELD, customerMethodsCounter, methodSummary, paymentMethodKey, paymentMethodNotFound, toPaymentMethod,
   type PaymentMethod, type PaymentMethodItem,
 } from './payment-method';
 
@@ -97,7 +97,7 @@ export async function createPaymentMethod(ctx: Ctx, customerId: string, input: P
     };
     const also: CustomerAlso = makeDefault
       ? {
-          set: { current_payment_method_id: id, current_payment_method_type: item.type, updated_at: iso },
+          set: { current_payment_method_id: id, current_payment_method_type: item.type, current_payment_method_summary: methodSummary(item), updated_at: iso },
           // Made default because the customer had none: only if it still has none.
           ...(input.set_as_default === undefined && { expect: { current_payment_method_id: null } }),
         }
@@ -182,7 +182,7 @@ export async function deletePaymentMethod(ctx: Ctx, customerId: string, id: stri
           Update: {
             TableName: tableName(),
             Key: customerKey,
-            UpdateExpression: `SET current_payment_method_id = :none, ${customer.current_payment_method_type === 'card' ? 'current_payment_method_type = :none, ' : ''}updated_at = :now, #v = #v + :one`,
+            UpdateExpression: `SET current_payment_method_id = :none, current_payment_method_summary = :none, ${customer.current_payment_method_type === 'card' ? 'current_payment_method_type = :none, ' : ''}updated_at = :now, #v = #v + :one`,
             ConditionExpression: '#v = :read',
             ExpressionAttributeNames: { '#v': '_version' },
             ExpressionAttributeValues: { ':none': null, ':now': now, ':one': 1, ':read': customer._version },

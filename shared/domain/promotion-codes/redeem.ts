@@ -55,6 +55,26 @@ export function couponRedemptionItem(ctx: Ctx, couponId: string, at: Date): Tran
 }
 
 /**
+ * The opposite increments, for a redemption given back (a discarded draft invoice): the code's and the coupon's
+ * counters go down by one, never below zero, in the transaction that discards what redeemed them.
+ */
+function releaseItem(key: { pk: string; sk: string }, counter: 'current_redemptions' | 'redemption_count'): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'ADD #c :minus',
+      ConditionExpression: 'attribute_exists(pk) AND #c > :zero',
+      ExpressionAttributeNames: { '#c': counter },
+      ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+    },
+  };
+}
+
+export const promotionCodeReleaseItem = (ctx: Ctx, id: string) => releaseItem(promotionCodeItemKey(ctx, id), 'current_redemptions');
+export const couponReleaseItem = (ctx: Ctx, id: string) => releaseItem(couponItemKey(ctx, id), 'redemption_count');
+
+/**
  * Looks the code up (any case), checks every rule (422 `promotion_code_not_applicable` naming the broken rule,
  * also for an unknown code) and returns the two increments. A caller that puts `items` in its own transaction
  * (the invoice that applies the code) retries from here when that transaction fails on one of them.

@@ -3,6 +3,7 @@ import { InvalidRequest, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import type { CustomerItem } from '../customers/customer';
 import { findCustomerItem } from '../customers/read';
+import { assertNotArchived } from '../customers/rules';
 import type { EntityItem } from '../invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../invoicing-entities/read';
 import type { QuoteEditable, QuoteFile, QuoteLineInput, QuoteType } from './quote';
@@ -78,6 +79,7 @@ export function assertTypeRules(type: QuoteType, quote: Pick<QuoteEditable, 'sub
 export async function quoteCustomer(ctx: Ctx, id: string): Promise<CustomerItem & { currency: string }> {
   const customer = await findCustomerItem(ctx, id).catch(() => undefined);
   if (!customer || customer.deleted_at) throw new RuleViolation('customer_not_found', `No customer with id '${id}' (or it is deleted).`);
+  assertNotArchived(customer);
   if (!customer.currency) throw new RuleViolation('customer_currency_missing', `Customer '${id}' has no currency: set one before quoting it.`);
   return customer as CustomerItem & { currency: string };
 }

@@ -12,6 +12,7 @@ import { assertProductUsable, productUsableCheck } from '../catalog/usable';
 import { currencyLockItem } from '../customers/currency-lock';
 import type { CustomerItem } from '../customers/customer';
 import { findCustomerItem } from '../customers/read';
+import { assertNotArchived } from '../customers/rules';
 import { findEntityItem } from '../invoicing-entities/read';
 import { computePrice } from '../pricing/compute-price';
 import type { PricedConfiguration } from '../pricing/types';
@@ -139,6 +140,7 @@ async function checkProducts(
 async function customerFor(ctx: Ctx, id: string): Promise<CustomerItem & { currency: string }> {
   const customer = await findCustomerItem(ctx, id).catch(() => undefined);
   if (!customer || customer.deleted_at) throw new RuleViolation('customer_not_found', `No customer with id '${id}' (or it is deleted).`);
+  assertNotArchived(customer);
   if (!customer.currency) throw new RuleViolation('customer_currency_missing', `Customer '${customer.id}' has no currency: set one before subscribing it.`);
   return customer as CustomerItem & { currency: string };
 }

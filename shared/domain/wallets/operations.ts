@@ -48,7 +48,7 @@ async function invoicePaidLoad(ctx: Ctx, wallet: WalletItem, amount: number, com
   return createInvoice(
     ctx,
     { customer_id: wallet.customer_id, currency: wallet.currency, status: 'to_pay' },
-    { lines: [walletLoadLine(amount, comment)], taxScheme: 'not_eligible', walletLoad: { wallet_id: wallet.id, load_id: loadId }, also: [pendingLoad(ctx, wallet.id, loadId, amount, comment, source), ...also] },
+    { lines: [walletLoadLine(amount, comment)], taxScheme: 'not_eligible', walletLoad: { wallet_id: wallet.id, load_id: loadId }, continuing: source === 'auto_load', also: [pendingLoad(ctx, wallet.id, loadId, amount, comment, source), ...also] },
   );
 }
 
