@@ -4,8 +4,10 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/routes';
+import type { FunctionOperations } from './billing-function';
 import type { EventPipeline } from './event-pipeline';
 import { RouteFunction } from './route-function';
+import { routeTableAccess } from './table-access';
 
 /**
  * Routes per nested stack at most. A route costs 7 resources (function, log group, role, policy, integration, route,
@@ -79,6 +81,7 @@ export interface RoutesStackProps {
   routesQueueingDeliveries: readonly string[];
   /** Directory that the routes' handlers are relative to (the one holding package.json). */
   projectRoot: string;
+  operations: FunctionOperations;
 }
 
 /**
@@ -91,12 +94,12 @@ export class RoutesStack extends NestedStack {
 
   constructor(scope: Construct, id: string, props: RoutesStackProps) {
     super(scope, id, { description: `Billing API routes: ${id}` });
-    const { api, authorizer, table, events, projectRoot } = props;
+    const { api, authorizer, table, events, projectRoot, operations } = props;
     this.routes = props.routes;
     for (const route of props.routes) {
-      const routeFunction = new RouteFunction(this, route.id, { route, projectRoot });
-      // GET handlers only read (DESIGN.md §7): give them no write permission at all.
-      routeFunction.bindTable(table, route.method === 'GET' ? 'read' : 'readWrite');
+      const routeFunction = new RouteFunction(this, route.id, { route, projectRoot, operations });
+      // From the method and the indexes the route declares: GET handlers only read, plus the rate limiter's update.
+      routeFunction.bindTable(table, routeTableAccess(route));
       if (props.routesQueueingDeliveries.includes(route.id)) events.allowQueueing(routeFunction.fn);
       // In this stack's scope (not api.addRoutes, which would put the route, integration and permission under the
       // API, in the parent stack).
