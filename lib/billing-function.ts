@@ -53,7 +53,7 @@ export class BillingFunction extends Construct {
     // An explicit log group instead of `logRetention`, which would add a custom-resource Lambda to the stack.
     const logGroup = new LogGroup(this, 'Logs', { retention: operations.logRetention, encryptionKey: operations.encryptionKey });
     // Its own role instead of the default one, whose AWSLambdaBasicExecutionRole lets it write to any log group.
-    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: `${props.description} (Lambda)` });
+    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(this.role);
     this.fn = new NodejsFunction(this, 'Function', {
       entry: path.join(projectRoot, entry),
