@@ -5,6 +5,8 @@ import { makeCtx } from '../../shared/context';
 import { mapChange, workspaceOf } from '../../shared/domain/events/map-change';
 import { recordEvents } from '../../shared/domain/events/record-events';
 import { scheduleDeliveries } from '../../shared/domain/webhooks/schedule-deliveries';
+import { countEvent } from '../../shared/observability/business-metrics';
+import { publishMetrics } from '../../shared/observability/metrics';
 
 type Image = Record<string, unknown>;
 const image = (raw: unknown): Image | undefined => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
@@ -37,4 +39,7 @@ async function processRecord(record: DynamoDBRecord): Promise<void> {
   const time = Number.isFinite(changedAt) ? changedAt : (record.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000;
   const messages = await recordEvents(ctx, { changeId: record.eventID!, time, events });
   for (const { message } of messages) await scheduleDeliveries(ctx, message);
+  // Business metrics from the events this call wrote (a redelivered change wrote none): docs/operations.md.
+  for (const { message, created } of messages) if (created) countEvent(message.payload);
+  publishMetrics();
 }

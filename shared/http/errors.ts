@@ -1,5 +1,6 @@
 import type middy from '@middy/core';
 import { DomainError } from '../errors';
+import { logger } from '../observability/logger';
 import type { RouteMeta } from './route-meta';
 import { json, type HttpResponse } from './responses';
 
@@ -13,7 +14,7 @@ export function errorResponse(route: Pick<RouteMeta, 'errorFormat'>, error: unkn
     const body = { message: error.message, code: error.code, ...(error.errors && { errors: error.errors }), request_id: requestId };
     return json(error.status, body, requestId);
   }
-  console.error(JSON.stringify({ level: 'error', request_id: requestId, error: String(error), stack: (error as Error)?.stack }));
+  logger.error('unhandled error', { request_id: requestId, error: error instanceof Error ? error : String(error) });
   return json(500, { message: 'Internal server error.', code: 'internal_error', request_id: requestId }, requestId);
 }
 

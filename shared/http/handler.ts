@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Ctx } from '../context';
 import { errorMapping } from './errors';
+import { requestLog } from '../observability/request-log';
 import { idempotency } from './idempotency';
 import { requestCtx } from './request-context';
 import { requestParts } from './request-parts';
@@ -34,6 +35,8 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
   core: Core<Body, Query, Path>,
 ) {
   return middy<HttpEvent, APIGatewayProxyResultV2>()
+    // First, so that it sees the final response (its after and onError run last): one log line per request.
+    .use(requestLog(route))
     .use({
       before: ({ event }) => {
         const ctx = requestCtx(event, route.scope);

@@ -139,7 +139,7 @@ describe('production defaults', () => {
     expect(format).toEqual(accessLogFormat);
     expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', workspace: '$context.authorizer.claims.workspace_id' });
     const [logGroupId] = settings.DestinationArn['Fn::GetAtt'];
-    expect(resources(template, 'AWS::Logs::LogGroup')[logGroupId].Properties.RetentionInDays).toBe(30);
+    expect(resources(template, 'AWS::Logs::LogGroup')[logGroupId]!.Properties.RetentionInDays).toBe(30);
   });
 
   test('alarms: a message in either failure queue, a 5xx rate above 1 %, any quarantined record', () => {
