@@ -1,3 +1,4 @@
+import type { IndexName } from '../shared/db/table-definition';
 import type { Scope } from '../shared/http/route-meta';
 import { idPath, type Schema } from '../shared/schemas/common';
 
@@ -18,6 +19,11 @@ export interface RouteDefinition {
   request: { path?: Schema; query?: Schema; body?: Schema };
   response: { status: number; schema: Schema; list?: boolean };
   errorFormat?: 'oauth';
+  /**
+   * The table indexes the route queries: its Lambda may query these and no other (lib/table-access.ts). Default: the
+   * list index (gsi1) for a list route (`response.list`), none for any other route.
+   */
+  indexes?: readonly IndexName[];
 }
 
 /** The response schema of a `{meta, data}` list of `item`. */

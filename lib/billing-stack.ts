@@ -1,11 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpAuthorizer, HttpAuthorizerType } from 'aws-cdk-lib/aws-apigatewayv2';
-import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { routes as routeTable, type RouteDefinition } from '../functions/routes';
 import { tableDefinition } from '../shared/db/table-definition';
+import type { FunctionOperations } from './billing-function';
 import { EventPipeline } from './event-pipeline';
+import { Monitoring } from './monitoring';
 import { resolveRateLimits, throttleStage, type RateLimitProps } from './rate-limits';
 import { groupRoutes, RoutesStack } from './routes-stack';
 import { Scheduler } from './scheduler';
@@ -21,6 +27,16 @@ export interface BillingStackProps extends StackProps {
   routes?: readonly RouteDefinition[];
   /** Per-workspace limits and the stage's throttling (lib/rate-limits.ts); default from CDK context, else decisions.md's. */
   rateLimits?: RateLimitProps;
+  /** How long function logs and API access logs are kept. Default: one month. */
+  logRetention?: RetentionDays;
+  /**
+   * A customer-managed KMS key for the table (and its stream), the queues and the log groups. Default: the services'
+   * own encryption (DynamoDB's AWS-owned key, SSE-SQS, CloudWatch Logs'). A key made in this app gets a key-policy
+   * statement letting CloudWatch Logs use it; an imported key must allow that itself (docs/operations.md).
+   */
+  encryptionKey?: IKey;
+  /** Every alarm notifies this topic. Default: none (the alarms only change state). */
+  alarmTopic?: ITopic;
 }
 
 /**
@@ -32,9 +48,15 @@ export class BillingStack extends Stack {
   /** The nested stacks holding the routes, one per area (`Routes<Tag>`, `Routes<Tag>2`, … past maxRoutesPerStack routes). */
   readonly routeStacks: readonly RoutesStack[];
 
-  constructor(scope: Construct, id: string, { routes = routeTable, rateLimits: rateLimitProps, ...props }: BillingStackProps = {}) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { routes = routeTable, rateLimits: rateLimitProps, logRetention = RetentionDays.ONE_MONTH, encryptionKey, alarmTopic, ...props }: BillingStackProps = {},
+  ) {
     super(scope, id, props);
     const rateLimits = resolveRateLimits(this.node, rateLimitProps);
+    const operations: FunctionOperations = { logRetention, encryptionKey };
+    encryptionKey?.grantEncryptDecrypt(new ServicePrincipal(`logs.${this.region}.amazonaws.com`));
 
     const table = new Table(this, 'Table', {
       partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
@@ -43,8 +65,10 @@ export class BillingStack extends Stack {
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
       timeToLiveAttribute: tableDefinition.ttlAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      // The table holds the ledger: never delete it with the stack.
+      // The table holds the ledger: never delete it with the stack, nor by hand without first turning this off.
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
+      ...(encryptionKey && { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey }),
     });
     for (const index of tableDefinition.globalIndexes) {
       const { projection } = index;
@@ -58,8 +82,8 @@ export class BillingStack extends Stack {
     }
 
     // DESIGN.md §6: the stream → events and messages → delivery jobs on SQS → signed POSTs.
-    const events = new EventPipeline(this, 'Events', { table, projectRoot });
-    new Scheduler(this, 'Scheduler', { table, projectRoot });
+    const events = new EventPipeline(this, 'Events', { table, projectRoot, operations, encryptionKey });
+    new Scheduler(this, 'Scheduler', { table, projectRoot, operations });
 
     const api = new HttpApi(this, 'HttpApi', { apiName: `${this.stackName}-http` });
     // The backstop for the whole API; the per-workspace limits are the route functions' (shared/http/rate-limit.ts).
@@ -82,9 +106,18 @@ export class BillingStack extends Stack {
 
     this.routeStacks = groupRoutes(routes).map(
       (group) => new RoutesStack(this, group.name, {
-        routes: group.routes, api, authorizer, table, events, routesQueueingDeliveries, projectRoot, rateLimits: rateLimits.perWorkspace,
+        routes: group.routes, api, authorizer, table, events, routesQueueingDeliveries, projectRoot, operations, rateLimits: rateLimits.perWorkspace,
       }),
     );
+
+    // The API's access log and the alarms (docs/operations.md).
+    new Monitoring(this, 'Monitoring', {
+      api,
+      failureQueues: { streamFailures: events.streamFailureQueue, deliveryDeadLetters: events.deliveryDeadLetterQueue },
+      logRetention,
+      encryptionKey,
+      alarmTopic,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: table.tableName });

@@ -1,11 +1,13 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Queue, QueueEncryption, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE_TYPES } from '../shared/domain/events/map-change';
-import { BillingFunction } from './billing-function';
+import { BillingFunction, type FunctionOperations } from './billing-function';
+import { withNarrowStreamGrant, workerTableAccess } from './table-access';
 
 /** Tag put on the pipeline's two Lambdas (value: `streamHandler.id` or `deliveryConsumer.id`). */
 export const workerTagKey = 'billing:worker';
@@ -54,7 +56,14 @@ export interface EventPipelineProps {
   table: ITable;
   /** Directory the handler entries are relative to (the one holding package.json). */
   projectRoot: string;
+  operations: FunctionOperations;
+  /** Encrypts the queues with this key instead of SQS's own (SSE-SQS). */
+  encryptionKey?: IKey;
 }
+
+/** SSE-KMS with the stack's key when it has one, else SSE-SQS. */
+const queueEncryption = (key?: IKey): Pick<QueueProps, 'encryption' | 'encryptionMasterKey'> =>
+  key ? { encryption: QueueEncryption.KMS, encryptionMasterKey: key } : { encryption: QueueEncryption.SQS_MANAGED };
 
 /**
  * Events and webhooks on AWS (DESIGN.md §6): the table's stream feeds the stream handler, which records events and
@@ -70,23 +79,27 @@ export class EventPipeline extends Construct {
   /** Where Lambda reports stream batches it gave up on (the records' positions, not the records themselves). */
   readonly streamFailureQueue: Queue;
 
-  constructor(scope: Construct, id: string, { table, projectRoot }: EventPipelineProps) {
+  constructor(scope: Construct, id: string, { table, projectRoot, operations, encryptionKey }: EventPipelineProps) {
     super(scope, id);
     if (!table.tableStreamArn) throw new Error('EventPipeline: the table needs a stream (NEW_AND_OLD_IMAGES)');
     if (EVENT_SOURCE_TYPES.length === 0) throw new Error('EventPipeline: no item type produces events (EVENT_SOURCE_TYPES is empty)');
 
     this.streamFailureQueue = new Queue(this, 'StreamFailures', {
-      encryption: QueueEncryption.SQS_MANAGED,
+      ...queueEncryption(encryptionKey),
       enforceSSL: true,
       retentionPeriod: keepFailures,
     });
+    Validations.of(this.streamFailureQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'It is a dead-letter queue itself: the on-failure destination of the stream mapping, alarmed on (lib/monitoring.ts); nothing consumes it, so nothing could fail to.',
+    });
     this.deliveryDeadLetterQueue = new Queue(this, 'DeliveryDeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
+      ...queueEncryption(encryptionKey),
       enforceSSL: true,
       retentionPeriod: keepFailures,
     });
     this.deliveryQueue = new Queue(this, 'Deliveries', {
-      encryption: QueueEncryption.SQS_MANAGED,
+      ...queueEncryption(encryptionKey),
       enforceSSL: true,
       visibilityTimeout: deliveryQueueVisibility,
       // A job waits 15 min at most before the consumer sees it (and re-enqueues it if it is not due yet).
@@ -100,15 +113,17 @@ export class EventPipeline extends Construct {
       description: 'Table stream → events, webhook messages and deliveries',
       timeout: streamHandler.timeout,
       tag: [workerTagKey, streamHandler.id],
+      operations,
     });
     // Writes event, message and delivery items; reads endpoints.
-    this.streamHandler.bindTable(table, 'readWrite');
+    this.streamHandler.bindTable(table, workerTableAccess[streamHandler.id]);
     this.allowQueueing(this.streamHandler.fn);
     // Only changes of item types that can produce events invoke it (its own writes, among others, do not).
     // Lambda ORs the patterns: an insert or update carries the type in NewImage, a removal only in OldImage.
     const types = FilterRule.or(...EVENT_SOURCE_TYPES);
     this.streamHandler.fn.addEventSource(
-      new DynamoEventSource(table, {
+      // Its stream rights name the stream (CDK's own grant adds dynamodb:ListStreams on `*`).
+      new DynamoEventSource(withNarrowStreamGrant(table), {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: streamHandler.batchSize,
         bisectBatchOnError: true,
@@ -131,8 +146,9 @@ export class EventPipeline extends Construct {
       description: 'Webhook delivery jobs (SQS) → signed POSTs',
       timeout: deliveryConsumer.timeout,
       tag: [workerTagKey, deliveryConsumer.id],
+      operations,
     });
-    this.deliveryConsumer.bindTable(table, 'readWrite');
+    this.deliveryConsumer.bindTable(table, workerTableAccess[deliveryConsumer.id]);
     this.deliveryConsumer.fn.addEnvironment('WEBHOOK_TIMEOUT_MS', String(webhookPostTimeout.toMilliseconds()));
     // It re-enqueues jobs not due yet and queues the next attempt after a failed POST.
     this.allowQueueing(this.deliveryConsumer.fn);

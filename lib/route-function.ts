@@ -1,6 +1,6 @@
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/routes';
-import { BillingFunction } from './billing-function';
+import { BillingFunction, type FunctionOperations } from './billing-function';
 
 export type { TableAccess } from './billing-function';
 
@@ -11,16 +11,18 @@ export interface RouteFunctionProps {
   route: RouteDefinition;
   /** Directory that `route.handler` is relative to (the one holding package.json). */
   projectRoot: string;
+  operations: FunctionOperations;
 }
 
 /** One route's Lambda: the function, its log group, and (via bindTable) its table access. */
 export class RouteFunction extends BillingFunction {
-  constructor(scope: Construct, id: string, { route, projectRoot }: RouteFunctionProps) {
+  constructor(scope: Construct, id: string, { route, projectRoot, operations }: RouteFunctionProps) {
     super(scope, id, {
       entry: route.handler,
       projectRoot,
       description: `${route.method} ${route.path}`,
       tag: [routeTagKey, route.id],
+      operations,
     });
   }
 }

@@ -5,9 +5,11 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/routes';
 import type { RateLimitSettings } from '../shared/http/rate-limit-settings';
+import type { FunctionOperations } from './billing-function';
 import type { EventPipeline } from './event-pipeline';
 import { bindRateLimits } from './rate-limits';
 import { RouteFunction } from './route-function';
+import { routeTableAccess } from './table-access';
 
 /**
  * Routes per nested stack at most. A route costs 7 resources (function, log group, role, policy, integration, route,
@@ -83,6 +85,7 @@ export interface RoutesStackProps {
   projectRoot: string;
   /** The per-workspace rate limits every route enforces; null: off. */
   rateLimits: RateLimitSettings | null;
+  operations: FunctionOperations;
 }
 
 /**
@@ -95,12 +98,12 @@ export class RoutesStack extends NestedStack {
 
   constructor(scope: Construct, id: string, props: RoutesStackProps) {
     super(scope, id, { description: `Billing API routes: ${id}` });
-    const { api, authorizer, table, events, projectRoot } = props;
+    const { api, authorizer, table, events, projectRoot, operations } = props;
     this.routes = props.routes;
     for (const route of props.routes) {
-      const routeFunction = new RouteFunction(this, route.id, { route, projectRoot });
-      // GET handlers only read (DESIGN.md §7): give them no write permission at all.
-      routeFunction.bindTable(table, route.method === 'GET' ? 'read' : 'readWrite');
+      const routeFunction = new RouteFunction(this, route.id, { route, projectRoot, operations });
+      // From the method and the indexes the route declares: GET handlers only read (DESIGN.md §7).
+      routeFunction.bindTable(table, routeTableAccess(route));
       // The rate-limit counter: its settings, and UpdateItem on counter items only (GETs included).
       bindRateLimits(routeFunction.fn, table, props.rateLimits);
       if (props.routesQueueingDeliveries.includes(route.id)) events.allowQueueing(routeFunction.fn);

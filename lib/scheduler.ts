@@ -3,8 +3,9 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { BillingFunction } from './billing-function';
+import { BillingFunction, type FunctionOperations } from './billing-function';
 import { workerTagKey } from './event-pipeline';
+import { workerTableAccess } from './table-access';
 
 export const scheduledHandler = { id: 'scheduledWork', entry: 'functions/schedules/tick.ts', rate: Duration.minutes(1), timeout: Duration.minutes(5) } as const;
 
@@ -15,7 +16,7 @@ export const scheduledHandler = { id: 'scheduledWork', entry: 'functions/schedul
 export class Scheduler extends Construct {
   readonly handler: BillingFunction;
 
-  constructor(scope: Construct, id: string, { table, projectRoot }: { table: ITable; projectRoot: string }) {
+  constructor(scope: Construct, id: string, { table, projectRoot, operations }: { table: ITable; projectRoot: string; operations: FunctionOperations }) {
     super(scope, id);
     this.handler = new BillingFunction(this, 'Handler', {
       entry: scheduledHandler.entry,
@@ -23,8 +24,9 @@ export class Scheduler extends Construct {
       description: 'Scheduled work: credit expiry, wallet auto-load',
       timeout: scheduledHandler.timeout,
       tag: [workerTagKey, scheduledHandler.id],
+      operations,
     });
-    this.handler.bindTable(table, 'readWrite');
+    this.handler.bindTable(table, workerTableAccess[scheduledHandler.id]);
     new Rule(this, 'EveryMinute', { schedule: Schedule.rate(scheduledHandler.rate), targets: [new LambdaFunction(this.handler.fn, { retryAttempts: 0 })] });
   }
 }

@@ -22,27 +22,33 @@ export const catalogRoutes: RouteDefinition[] = [
   {
     id: 'listProducts', method: 'GET', path: '/v1/products', handler: 'functions/catalog/list-products.ts',
     scope: 'read', tag: 'Products', summary: 'List products', request: { query: productListQuery }, response: { status: 200, schema: listOf(productResource), list: true },
+    indexes: ['gsi1', 'gsi3'],
   },
   {
     id: 'getProduct', method: 'GET', path: '/v1/products/{id}', handler: 'functions/catalog/get-product.ts',
     scope: 'read', tag: 'Products', summary: 'Get a product with its price configurations', request: { path: idPath }, response: { status: 200, schema: productResource },
+    indexes: ['gsi3'],
   },
   {
     id: 'updateProduct', method: 'PUT', path: '/v1/products/{id}', handler: 'functions/catalog/update-product.ts',
     scope: 'write', tag: 'Products', summary: 'Update a product (partial)', request: { path: idPath, body: productUpdateBody }, response: { status: 200, schema: productResource },
+    indexes: ['gsi3'],
   },
   {
     id: 'deleteProduct', method: 'DELETE', path: '/v1/products/{id}', handler: 'functions/catalog/delete-product.ts',
     scope: 'write', tag: 'Products', summary: 'Delete a product', request: { path: idPath }, response: { status: 200, schema: productResource },
+    indexes: ['gsi3'],
   },
   {
     id: 'archiveProduct', method: 'PUT', path: '/v1/products/{id}/archive', handler: 'functions/catalog/archive-product.ts',
     scope: 'write', tag: 'Products', summary: 'Archive a product (no longer usable in new quotes, subscriptions, invoices)',
     request: { path: idPath }, response: { status: 200, schema: productResource },
+    indexes: ['gsi3'],
   },
   {
     id: 'unarchiveProduct', method: 'PUT', path: '/v1/products/{id}/unarchive', handler: 'functions/catalog/unarchive-product.ts',
     scope: 'write', tag: 'Products', summary: 'Unarchive a product', request: { path: idPath }, response: { status: 200, schema: productResource },
+    indexes: ['gsi3'],
   },
   {
     id: 'createPriceConfiguration', method: 'POST', path: '/v1/price-configurations', handler: 'functions/catalog/create-price-configuration.ts',
@@ -53,6 +59,7 @@ export const catalogRoutes: RouteDefinition[] = [
     id: 'listPriceConfigurations', method: 'GET', path: '/v1/price-configurations', handler: 'functions/catalog/list-price-configurations.ts',
     scope: 'read', tag: 'Prices', summary: 'List price configurations', request: { query: priceConfigurationListQuery },
     response: { status: 200, schema: priceConfigurationList, list: true },
+    indexes: ['gsi1', 'gsi3'],
   },
   {
     id: 'getPriceConfiguration', method: 'GET', path: '/v1/price-configurations/{id}', handler: 'functions/catalog/get-price-configuration.ts',

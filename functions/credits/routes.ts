@@ -10,6 +10,7 @@ export const creditRoutes: RouteDefinition[] = [
     id: 'listCustomerCredits', method: 'GET', path: '/v1/customers/{id}/credits', handler: 'functions/credits/list-balances.ts',
     scope: 'read', tag: 'Credits', summary: "List the customer's credit balances, one per credit product",
     request: { path: idPath, query: creditBalanceListQuery }, response: { status: 200, schema: listOf(creditBalanceResource), list: true },
+    indexes: ['gsi3'],
   },
   {
     id: 'getCustomerCredit', method: 'GET', path: '/v1/customers/{id}/credits/{productId}', handler: 'functions/credits/get-balance.ts',
@@ -30,5 +31,6 @@ export const creditRoutes: RouteDefinition[] = [
     id: 'listCustomerCreditTransactions', method: 'GET', path: '/v1/customers/{id}/credits/{productId}/transactions',
     handler: 'functions/credits/list-transactions.ts', scope: 'read', tag: 'Credits', summary: 'List the credit transactions of a balance, oldest first',
     request: { path: creditPath, query: creditTransactionListQuery }, response: { status: 200, schema: listOf(creditTransactionListItem), list: true },
+    indexes: [],
   },
 ];

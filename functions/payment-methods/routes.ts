@@ -12,6 +12,7 @@ export const paymentMethodRoutes: RouteDefinition[] = [
     id: 'listPaymentMethods', method: 'GET', path: '/v1/customers/{id}/payment-methods', handler: 'functions/payment-methods/list.ts',
     scope: 'read', tag: 'Payment methods', summary: "List the customer's payment methods, newest first",
     request: { path: idPath, query: paymentMethodListQuery }, response: { status: 200, schema: listOf(paymentMethodResource), list: true },
+    indexes: ['gsi3'],
   },
   {
     id: 'getPaymentMethod', method: 'GET', path: '/v1/customers/{id}/payment-methods/{pmId}', handler: 'functions/payment-methods/get.ts',

@@ -33,6 +33,7 @@ export const walletRoutes: RouteDefinition[] = [
     id: 'listWalletTransactions', method: 'GET', path: '/v1/wallets/{id}/transactions', handler: 'functions/wallets/list-transactions.ts',
     scope: 'read', tag: 'Wallets', summary: "List a wallet's transactions, newest first",
     request: { path: idPath, query: walletTransactionsQuery }, response: { status: 200, schema: listOf(walletTransactionResource), list: true },
+    indexes: [],
   },
   {
     id: 'revertWalletTransaction', method: 'POST', path: '/v1/wallets/{id}/transactions/{transactionId}/revert', handler: 'functions/wallets/revert.ts',

@@ -2,6 +2,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { clock } from '../../shared/clock';
 import { deliver } from '../../shared/domain/webhooks/deliver';
 import { deliveryQueue, type DeliveryJob } from '../../shared/domain/webhooks/delivery-queue';
+import { logger } from '../../shared/observability/logger';
+import { publishMetrics } from '../../shared/observability/metrics';
 
 /**
  * The SQS consumer of delivery jobs. SQS delays a message by 15 minutes at most, so a job that is not due yet
@@ -16,9 +18,10 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
       if (Date.parse(job.notBefore) > clock.now().getTime() + 1000) await deliveryQueue(() => clock.now()).enqueue(job);
       else await deliver(job);
     } catch (error) {
-      console.error(JSON.stringify({ level: 'error', sqs_message: record.messageId, error: String(error) }));
+      logger.error('delivery job failed', { sqs_message: record.messageId, error: error as Error });
       failures.push({ itemIdentifier: record.messageId });
     }
   }
+  publishMetrics();
   return { batchItemFailures: failures };
 }

@@ -35,11 +35,13 @@ export const webhookRoutes: RouteDefinition[] = [
     id: 'listWebhookAttempts', method: 'GET', path: '/v1/webhooks/endpoints/{id}/attempts', handler: 'functions/webhooks/list-attempts.ts',
     scope: 'read', tag: 'Webhooks', summary: "List an endpoint's delivery attempts, newest first",
     request: { path: idPath, query: pagingOnlyQuery }, response: { status: 200, schema: listOf(attemptResource), list: true },
+    indexes: [],
   },
   {
     id: 'listWebhookMessages', method: 'GET', path: '/v1/webhooks/messages', handler: 'functions/webhooks/list-messages.ts',
     scope: 'read', tag: 'Webhooks', summary: 'List webhook messages, newest first',
     request: { query: messageListQuery }, response: { status: 200, schema: messageListResource },
+    indexes: ['gsi2'],
   },
   {
     id: 'getWebhookMessage', method: 'GET', path: '/v1/webhooks/messages/{id}', handler: 'functions/webhooks/get-message.ts',
@@ -50,5 +52,6 @@ export const webhookRoutes: RouteDefinition[] = [
     id: 'retryWebhookMessage', method: 'POST', path: '/v1/webhooks/messages/{id}/retry', handler: 'functions/webhooks/retry-message.ts',
     scope: 'write', tag: 'Webhooks', summary: 'Send a message again to its subscribed endpoints',
     request: { path: idPath }, response: { status: 200, schema: messageResource },
+    indexes: ['gsi1'],
   },
 ];

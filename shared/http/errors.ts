@@ -1,5 +1,6 @@
 import type middy from '@middy/core';
 import { DomainError } from '../errors';
+import { logger } from '../observability/logger';
 import type { RouteMeta } from './route-meta';
 import { eventRequestId } from './request-id';
 import { json, type HttpResponse } from './responses';
@@ -15,7 +16,7 @@ export function errorResponse(route: Pick<RouteMeta, 'errorFormat'>, error: unkn
     return json(error.status, body, requestId);
   }
   const gateway = gatewayRequestId !== requestId ? { gateway_request_id: gatewayRequestId } : {};
-  console.error(JSON.stringify({ level: 'error', request_id: requestId, ...gateway, error: String(error), stack: (error as Error)?.stack }));
+  logger.error('unhandled error', { request_id: requestId, ...gateway, error: error instanceof Error ? error : String(error) });
   return json(500, { message: 'Internal server error.', code: 'internal_error', request_id: requestId }, requestId);
 }
 

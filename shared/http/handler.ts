@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Ctx } from '../context';
 import { errorMapping } from './errors';
+import { requestLog } from '../observability/request-log';
 import { idempotency, withClaimOf, type Replay } from './idempotency';
 import { rateLimiter } from './rate-limit';
 import { requestCtx } from './request-context';
@@ -41,6 +42,8 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
   const contexts = new WeakMap<object, Ctx>();
   const limiter = rateLimiter<HttpEvent>(route, (event) => contexts.get(event));
   const stack = middy<HttpEvent, APIGatewayProxyResultV2>()
+    // First, so that it sees the final response (its after and onError run last): one log line per request.
+    .use(requestLog(route))
     .use({
       before: ({ event }) => {
         contexts.set(event, requestCtx(event, route.scope));

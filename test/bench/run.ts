@@ -24,6 +24,10 @@ import {
 import { checkTargets } from './targets';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// The handlers run in this process: their request log lines (one per request, tens of thousands here) would bury the
+// report. Set POWERTOOLS_LOG_LEVEL=INFO to measure with logging on.
+process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 const COUNTS = { warmup: 50, measured: 300 };
 const DYNAMO_WARMUP = 2000;
 /** Rounds of the nine top-up variants (three writes of the route, four of floors, two reads): fewer than COUNTS, each round is ~0.2 s. */

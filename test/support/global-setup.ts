@@ -17,5 +17,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.RATE_LIMIT_ENABLED ??= 'false';
   // Lambda runs Node 22; the SDK's notice about Node 20 on developer machines is noise in test output.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  // Request log lines and EMF metrics stay off the test output (a test that checks them turns them on).
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   await ensureTable(process.env.DYNAMODB_ENDPOINT, process.env.TABLE_NAME);
 }

@@ -2,6 +2,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { makeCtx } from '../../context';
+import { countEvent } from '../../observability/business-metrics';
+import { publishMetrics } from '../../observability/metrics';
 import { scheduleDeliveries } from '../webhooks/schedule-deliveries';
 import { changeTime, mapChange, workspaceOf } from './map-change';
 import { recordEvents } from './record-events';
@@ -24,4 +26,7 @@ export async function processRecord(record: DynamoDBRecord): Promise<void> {
   const time = changeTime(before, after) ?? (record.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000;
   const messages = await recordEvents(ctx, { changeId: record.eventID!, time, events });
   for (const { message } of messages) await scheduleDeliveries(ctx, message);
+  // Business metrics from the events this call wrote (a redelivered change wrote none): docs/operations.md.
+  for (const { message, created } of messages) if (created) countEvent(message.payload);
+  publishMetrics();
 }

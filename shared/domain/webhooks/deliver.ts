@@ -10,6 +10,7 @@ import { deliveryKey, type AttemptItem, type DeliveryItem } from './delivery';
 import type { DeliveryJob } from './delivery-queue';
 import { endpointKey, signingSecrets, type EndpointItem } from './endpoint';
 import { nextAttemptAt } from './retry-schedule';
+import { countFailedDelivery } from '../../observability/business-metrics';
 import { queueNextAttempt } from './schedule-deliveries';
 import { signatureHeaders } from './signature';
 import { DestinationRefused, destinationPolicy } from '../../net/public-address';
@@ -56,6 +57,8 @@ export async function deliver(job: DeliveryJob, random: () => number = Math.rand
     if (error.index === 2) await closeDelivery(delivery, 'endpoint deleted');
     return; // index 1: another worker recorded this attempt first
   }
+  // Counted once: only the worker whose attempt was recorded gets here.
+  if (status === 'failed') countFailedDelivery();
   if (succeeded) await markSent(ctx, message, attemptedAt);
   if (status === 'pending') await queueNextAttempt(ctx, { ...delivery, attempts: job.attempt, next_attempt_at: nextAt });
 }

@@ -1,0 +1,8 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { SERVICE_NAME } from './names';
+
+/**
+ * The one logger (Powertools): JSON lines on stdout, which Lambda sends to the function's log group and the local
+ * server to the terminal. POWERTOOLS_LOG_LEVEL sets the level (default INFO; the test setup makes it SILENT).
+ */
+export const logger = new Logger({ serviceName: SERVICE_NAME });
