@@ -1,4 +1,11 @@
-import { PRICE_TYPES, pricesSchemaFor } from './prices';
+import { requireAll } from './common';
+import { PRICE_TYPES, bpsTierSchema, feePriceSchema, packSchema, pricesSchemaFor, tierSchema } from './prices';
+
+const withId = (schema: Schema): Schema => ({
+  ...schema,
+  required: ['id', ...(schema.required as string[])],
+  properties: { id: { type: 'string' }, ...(schema.properties as object) },
+});
 import { country, currency, id, metadata, name, nullable, object, text, type Schema } from './common';
 import { listQuerySchema, pagingQuery, type FilterSpec } from './list-query';
 
@@ -51,7 +58,7 @@ export const priceConfigurationCreateBody = {
       billing_interval: billingInterval,
       commitment_interval: commitmentInterval,
       type: { type: 'string', enum: PRICE_TYPES },
-      prices: { type: 'array', minItems: 1 },
+      prices: { type: 'array', minItems: 1, items: { type: 'object' } },
     },
     ['product_id', 'currency', 'type', 'prices'],
   ),
@@ -76,39 +83,42 @@ export const priceConfigurationListQuery = listQuerySchema(priceConfigurationFil
 export const priceBookCreateBody = object({ name, description: nullable(text(5000)) }, ['name']);
 export const priceBookListQuery = { type: 'object', additionalProperties: false, properties: { ...pagingQuery } };
 
+/** A stored price: its input shape (by the configuration's `type`) plus its id. */
+const storedPrice = { anyOf: [feePriceSchema, tierSchema, bpsTierSchema, packSchema].map((schema) => withId(schema)) };
+
 const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };
 const interval = { type: 'object', properties: { period: str, count: { type: 'integer' } } };
 
-export const priceConfigurationResource: Schema = {
+export const priceConfigurationResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, product_id: str, price_book_id: nstr, status: { type: 'string', enum: ['active', 'archived'] }, currency: str, country: nstr,
     plan_id: nstr, billing_interval: interval, commitment_interval: interval, type: { type: 'string', enum: PRICE_TYPES },
-    prices: { type: 'array', items: { type: 'object' } }, created_at: str, updated_at: str, archived_at: nstr,
+    prices: { type: 'array', items: storedPrice }, created_at: str, updated_at: str, archived_at: nstr,
   },
-};
+});
 
-export const productResource: Schema = {
+export const productResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, name: str, status: { type: 'string', enum: PRODUCT_STATUSES }, type: { type: 'string', enum: PRODUCT_TYPES }, description: nstr,
-    description_display_interval_dates: { type: 'boolean' }, public_description: nstr, translations: { type: ['object', 'null'] },
-    properties: { type: ['object', 'null'] }, custom_properties: { type: 'object' }, accounting: { type: 'object' },
+    description_display_interval_dates: { type: 'boolean' }, public_description: nstr, translations: { type: ['object', 'null'], additionalProperties: true },
+    properties: { type: ['object', 'null'], additionalProperties: true }, custom_properties: { type: 'object', additionalProperties: true }, accounting: { type: 'object', additionalProperties: true },
     is_available_on_demand: { type: 'boolean' }, is_available_on_subscription: { type: 'boolean' },
     price_configurations: { type: 'array', items: priceConfigurationResource }, created_at: str, updated_at: str,
   },
-};
+});
 
-export const priceBookResource: Schema = {
+export const priceBookResource: Schema = requireAll({
   type: 'object',
   properties: { id: str, name: str, description: nstr, created_at: str, updated_at: str },
-};
+});
 
-export const simulationResource: Schema = {
+export const simulationResource: Schema = requireAll({
   type: 'object',
   properties: {
     price_configuration_id: str, currency: str, quantity: { type: 'integer' }, amount: { type: 'integer' },
     tiers: { type: 'array', items: { type: 'object', properties: { from: { type: 'integer' }, to: { type: ['integer', 'null'] }, units: { type: 'integer' }, amount: { type: 'integer' } } } },
   },
-};
+});

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generateKeys, signToken, type LocalKeys, type TokenOptions } from '../../lib/local/jwt';
 import { startLocalApi, type LocalApi } from '../../lib/local/server';
 import { startEventPipeline, type EventPipeline } from './event-pipeline';
+import { assertResponseContract } from './response-contract';
 
 export interface Reply<T = any> {
   status: number;
@@ -33,7 +34,8 @@ export interface TestApi {
 export const newWorkspace = (): string => `ws_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
 
 /**
- * The real local server (route table, JWT checks, real handlers) on a free port, against the test DynamoDB; with
+ * The real local server (route table, JWT checks, real handlers) on a free port, against the test DynamoDB; every
+ * answer is checked against its route's documented response schema (test/support/response-contract.ts); with
  * `events`, also the stream poller and delivery queue of `npm start`, limited to this API's workspaces.
  */
 export async function startTestApi(options: { events?: boolean } = {}): Promise<TestApi> {
@@ -51,6 +53,7 @@ export async function startTestApi(options: { events?: boolean } = {}): Promise<
     } catch {
       // not JSON: keep the text
     }
+    assertResponseContract(method, path, response.status, response.headers.get('content-type'), body);
     return { status: response.status, body, headers: response.headers };
   }
 
