@@ -6,7 +6,7 @@ import { invoiceResource } from './invoices';
 import { entityResource } from './invoicing-entities';
 import { clientRegistrationResource } from './oauth-clients';
 import { paymentMethodResource } from './payment-methods';
-import { priceBookResource, priceConfigurationResource, productResource, simulationResource } from './catalog';
+import { embeddedPriceConfigurationResource, priceBookResource, priceConfigurationResource, productResource, simulationResource } from './catalog';
 import { promotionCodeResource } from './promotion-codes';
 import { quoteResource } from './quotes';
 import { subscriptionResource } from './subscriptions';
@@ -27,6 +27,7 @@ export const schemaComponents: Record<string, Schema> = {
   PaymentMethod: paymentMethodResource,
   Product: productResource,
   PriceConfiguration: priceConfigurationResource,
+  ProductPriceConfiguration: embeddedPriceConfigurationResource,
   PriceBook: priceBookResource,
   PriceSimulation: simulationResource,
   Coupon: couponResource,

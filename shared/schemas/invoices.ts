@@ -97,7 +97,8 @@ const appliedCoupon = resource({
 export const invoiceTransactionResource: Schema = resource({
   id: out.string, type: enumOf(['payment', 'refund']), amount: out.amount, currency: out.string, customer_id: out.string,
   provider_id: out.nullableString, process_at: out.dateTime, refunded_at: out.nullableDateTime, last_refreshed_at: out.dateTime,
-  provider_fee: { type: 'null' }, chargeback: { type: 'null' }, integrations: arrayOf(out.freeObject),
+  provider_fee: { ...out.nullableAmount, description: 'Not reported by the sandbox provider: null.' },
+  chargeback: { ...out.nullableFreeObject, description: 'Not reported by the sandbox provider: null.' }, integrations: arrayOf(out.freeObject),
   payment_method: nullableResource(resource({ id: out.nullableString, type: out.string })), status: enumOf(['succeeded', 'failed']),
   error_type: out.nullableString, comment: out.nullableString,
 });

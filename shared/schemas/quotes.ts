@@ -94,7 +94,7 @@ const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };
 const int = { type: 'integer' };
 const bool = { type: 'boolean' };
-const interval = { type: 'object', properties: { period: str, count: int } };
+const interval = { type: 'object', required: ['period'], properties: { period: str, count: { ...int, description: 'Absent for `once` and `all`.' } } };
 const fileResource = { type: 'object', properties: { id: str, name: str, mimetype: str } };
 
 export const quoteResource: Schema = requireAll({

@@ -17,6 +17,7 @@ const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };
 const interval = {
   type: 'object',
+  required: ['period'],
   properties: { period: { type: 'string', enum: ['once', 'days', 'weeks', 'months', 'years'] }, count: { type: 'integer' } },
 };
 
