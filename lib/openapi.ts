@@ -134,6 +134,14 @@ function errorResponse(status: string, description: string) {
   };
 }
 
+/** Request examples of the first calls a user makes (checked against their schemas by Spectral in npm test). */
+const REQUEST_EXAMPLES: Record<string, unknown> = {
+  createInvoicingEntity: { name: 'Acme SAS', country: 'FR', currency: 'EUR', address_line1: '1 rue de la Paix', city: 'Paris', zip_code: '75002' },
+  createCustomer: { name: 'Globex', currency: 'EUR', billing_email: 'billing@globex.example', billing_address: { line1: '5 avenue Foch', city: 'Lyon', zip: '69006', country: 'FR' } },
+  createInvoice: { customer_id: 'cus_01JD2Q3R4S5T6V7W8X9Y0Z1A2B', line_items: [{ name: 'Setup', unit_amount: 50000 }] },
+  createWebhookEndpoint: { url: 'https://example.org/webhooks', event_types: ['invoice.created', 'invoice.settled'] },
+};
+
 const hasBody = (route: RouteDefinition) => route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH';
 
 /** A body is required only when the schema requires a member; otherwise an absent body reads as `{}`. */
@@ -185,7 +193,10 @@ function operation(route: RouteDefinition) {
     'x-required-scope': route.scope,
     parameters,
     ...(route.request.body && {
-      requestBody: { required: bodyRequired(route.request.body), content: { 'application/json': { schema: withRefs(route.request.body) } } },
+      requestBody: {
+        required: bodyRequired(route.request.body),
+        content: { 'application/json': { schema: withRefs(route.request.body), ...(REQUEST_EXAMPLES[route.id] !== undefined && { example: REQUEST_EXAMPLES[route.id] }) } },
+      },
     }),
     ...(route.scope === 'any' && { security: [{ bearer: [] }] }),
     responses: {
