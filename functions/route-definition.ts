@@ -15,6 +15,8 @@ export interface RouteDefinition {
   /** `read` for GET routes and `write` for the others (DESIGN.md §7); `any` = a valid token suffices. */
   scope: Scope;
   summary: string;
+  /** Longer prose for the OpenAPI document (defaults to the summary). */
+  description?: string;
   tag: string;
   request: { path?: Schema; query?: Schema; body?: Schema };
   response: { status: number; schema: Schema; list?: boolean };
@@ -27,16 +29,27 @@ export interface RouteDefinition {
 }
 
 /** The response schema of a `{meta, data}` list of `item`. */
-export const listOf = (item: Schema): Schema => ({
+export const listOf = (item: Schema, meta: Schema = listMeta): Schema => ({
   type: 'object',
-  properties: {
-    meta: {
-      type: 'object',
-      properties: { total: { type: 'integer' }, taken: { type: 'integer' }, skipped: { type: 'integer' }, approximateCount: { type: 'boolean' } },
-    },
-    data: { type: 'array', items: item },
-  },
+  required: ['meta', 'data'],
+  properties: { meta, data: { type: 'array', items: item } },
 });
+
+const pageMembers = {
+  total: { type: 'integer', description: 'Every match of the filters.' },
+  taken: { type: 'integer', description: 'Items in `data`.' },
+  skipped: { type: 'integer', description: 'Items before this page.' },
+};
+
+/** `approximateCount`: true when a filtered list stopped counting its matches (`total` is then a lower bound). */
+export const listMeta: Schema = {
+  type: 'object',
+  required: ['total', 'taken', 'skipped', 'approximateCount'],
+  properties: { ...pageMembers, approximateCount: { type: 'boolean' } },
+};
+
+/** The meta of a list that always counts exactly (price configurations). */
+export const exactListMeta: Schema = { type: 'object', required: ['total', 'taken', 'skipped'], properties: pageMembers };
 
 /**
  * The action routes of one resource: `POST <path>/{id}/<verb>` (handler `functions/<dir>/<verb>.ts`), answering 200

@@ -1,4 +1,4 @@
-import { listOf, type RouteDefinition } from '../route-definition';
+import { exactListMeta, listOf, type RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
 import {
   priceBookCreateBody, priceBookListQuery, priceBookResource, priceConfigurationCreateBody, priceConfigurationListQuery,
@@ -6,13 +6,7 @@ import {
   simulationResource,
 } from '../../shared/schemas/catalog';
 
-const priceConfigurationList = {
-  type: 'object',
-  properties: {
-    meta: { type: 'object', properties: { total: { type: 'integer' }, taken: { type: 'integer' }, skipped: { type: 'integer' } } },
-    data: { type: 'array', items: priceConfigurationResource },
-  },
-};
+const priceConfigurationList = listOf(priceConfigurationResource, exactListMeta);
 
 export const catalogRoutes: RouteDefinition[] = [
   {

@@ -1,4 +1,11 @@
-import { PRICE_TYPES, pricesSchemaFor } from './prices';
+import { requireAll } from './common';
+import { PRICE_TYPES, bpsTierSchema, feePriceSchema, packSchema, pricesSchemaFor, tierSchema } from './prices';
+
+const withMembers = (schema: Schema, members: Record<string, Schema>): Schema => ({
+  ...schema,
+  required: [...Object.keys(members), ...(schema.required as string[])],
+  properties: { ...members, ...(schema.properties as object) },
+});
 import { country, currency, id, metadata, name, nullable, object, text, type Schema } from './common';
 import { listQuerySchema, pagingQuery, type FilterSpec } from './list-query';
 
@@ -47,7 +54,7 @@ const priceConfigurationMembers: Record<string, Schema> = {
   billing_interval: billingInterval,
   commitment_interval: commitmentInterval,
   type: { type: 'string', enum: PRICE_TYPES },
-  prices: { type: 'array', minItems: 1 },
+  prices: { type: 'array', minItems: 1, items: { type: 'object' } },
 };
 
 /** A configuration given inside `POST /v1/products` (its product is the one being created). */
@@ -88,39 +95,55 @@ export const priceConfigurationListQuery = listQuerySchema(priceConfigurationFil
 export const priceBookCreateBody = object({ name, description: nullable(text(5000)) }, ['name']);
 export const priceBookListQuery = { type: 'object', additionalProperties: false, properties: { ...pagingQuery } };
 
+const priceShapes = [feePriceSchema, tierSchema, bpsTierSchema, packSchema];
+
+/** A stored price: its input shape (by the configuration's `type`) plus its id. */
+const storedPrice = { anyOf: priceShapes.map((schema) => withMembers(schema, { id: { type: 'string' } })) };
+
+/** A price embedded in its product: also its configuration's `type`. */
+const embeddedPrice = { anyOf: priceShapes.map((schema) => withMembers(schema, { id: { type: 'string' }, type: { type: 'string', enum: PRICE_TYPES } })) };
+
 const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };
-const interval = { type: 'object', properties: { period: str, count: { type: 'integer' } } };
-
-export const priceConfigurationResource: Schema = {
+/** `{period: once|all}` or `{period: days|weeks|months|years, count}`. */
+const interval = {
   type: 'object',
-  properties: {
-    id: str, product_id: str, price_book_id: nstr, status: { type: 'string', enum: ['active', 'archived'] }, currency: str, country: nstr,
-    plan_id: nstr, billing_interval: interval, commitment_interval: interval, type: { type: 'string', enum: PRICE_TYPES },
-    prices: { type: 'array', items: { type: 'object' } }, created_at: str, updated_at: str, archived_at: nstr,
-  },
+  required: ['period'],
+  properties: { period: { type: 'string', enum: ['once', 'all', ...RECURRING_PERIODS] }, count: { type: 'integer', description: 'Absent for `once` and `all`.' } },
 };
 
-export const productResource: Schema = {
+const configurationMembers = (prices: Schema): Record<string, Schema> => ({
+  id: str, product_id: str, price_book_id: nstr, status: { type: 'string', enum: ['active', 'archived'] }, currency: str, country: nstr,
+  plan_id: nstr, billing_interval: interval, commitment_interval: interval, type: { type: 'string', enum: PRICE_TYPES },
+  prices: { type: 'array', items: prices }, created_at: str, updated_at: str, archived_at: nstr,
+});
+
+export const priceConfigurationResource: Schema = requireAll({ type: 'object', properties: configurationMembers(storedPrice) });
+
+/** A price configuration as its product embeds it: without `product_id`, its prices carrying `type`. */
+const { product_id: _productId, ...embeddedMembers } = configurationMembers(embeddedPrice);
+export const embeddedPriceConfigurationResource: Schema = requireAll({ type: 'object', properties: embeddedMembers });
+
+export const productResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, name: str, status: { type: 'string', enum: PRODUCT_STATUSES }, type: { type: 'string', enum: PRODUCT_TYPES }, description: nstr,
-    description_display_interval_dates: { type: 'boolean' }, public_description: nstr, translations: { type: ['object', 'null'] },
-    properties: { type: ['object', 'null'] }, custom_properties: { type: 'object' }, accounting: { type: 'object' },
+    description_display_interval_dates: { type: 'boolean' }, public_description: nstr, translations: { type: ['object', 'null'], additionalProperties: true },
+    properties: { type: ['object', 'null'], additionalProperties: true }, custom_properties: { type: 'object', additionalProperties: true }, accounting: { type: 'object', additionalProperties: true },
     is_available_on_demand: { type: 'boolean' }, is_available_on_subscription: { type: 'boolean' },
-    price_configurations: { type: 'array', items: priceConfigurationResource }, created_at: str, updated_at: str,
+    price_configurations: { type: 'array', items: embeddedPriceConfigurationResource }, created_at: str, updated_at: str,
   },
-};
+});
 
-export const priceBookResource: Schema = {
+export const priceBookResource: Schema = requireAll({
   type: 'object',
   properties: { id: str, name: str, description: nstr, created_at: str, updated_at: str },
-};
+});
 
-export const simulationResource: Schema = {
+export const simulationResource: Schema = requireAll({
   type: 'object',
   properties: {
     price_configuration_id: str, currency: str, quantity: { type: 'integer' }, amount: { type: 'integer' },
     tiers: { type: 'array', items: { type: 'object', properties: { from: { type: 'integer' }, to: { type: ['integer', 'null'] }, units: { type: 'integer' }, amount: { type: 'integer' } } } },
   },
-};
+});

@@ -53,3 +53,71 @@ export const object = (properties: Record<string, Schema>, required: string[] = 
   required,
   properties,
 });
+
+/*
+ * Response-side fragments. A resource lists every member it always returns in `required` (null when unset); the
+ * tests check each response strictly against it (test/support/response-contract.ts): no undocumented member.
+ */
+export const out = {
+  string: { type: 'string' },
+  nullableString: { type: ['string', 'null'] },
+  integer: { type: 'integer' },
+  nullableInteger: { type: ['integer', 'null'] },
+  number: { type: 'number' },
+  nullableNumber: { type: ['number', 'null'] },
+  boolean: { type: 'boolean' },
+  dateTime: { type: 'string', description: 'ISO 8601 date-time, UTC.' },
+  nullableDateTime: { type: ['string', 'null'], description: 'ISO 8601 date-time, UTC; null when unset.' },
+  /** Free-form key/value members (metadata, properties): any JSON object. */
+  freeObject: { type: 'object', additionalProperties: true },
+  nullableFreeObject: { type: ['object', 'null'], additionalProperties: true },
+  stringArray: { type: 'array', items: { type: 'string' } },
+  amount: { type: 'integer', description: 'In minor units of the currency.' },
+  nullableAmount: { type: ['integer', 'null'], description: 'In minor units of the currency; null when unset.' },
+} as const;
+
+export const enumOf = (values: readonly string[], nullable = false): Schema =>
+  nullable ? { type: ['string', 'null'], enum: [...values, null] } : { type: 'string', enum: [...values] };
+
+export const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
+
+/** A response object whose members are all always present, except the `optional` ones. */
+export const resource = (properties: Record<string, Schema>, optional: string[] = [], description?: string): Schema => ({
+  type: 'object',
+  ...(description && { description }),
+  required: Object.keys(properties).filter((member) => !optional.includes(member)),
+  properties,
+});
+
+/** A nullable object resource (`{…} | null`). */
+export const nullableResource = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+
+/** The postal address of a customer, entity or invoice party. */
+export const addressResource = resource({
+  name: out.nullableString, line1: out.nullableString, line2: out.nullableString, city: out.nullableString, zip: out.nullableString,
+  state: out.nullableString, country: out.nullableString,
+});
+
+/**
+ * `schema` with every member of every nested object listed in `required` (objects that already list theirs are
+ * kept), except the members named in `optional`, at any depth.
+ */
+export function requireAll(schema: Schema, optional: string[] = []): Schema {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object' || finished.has(node)) return node;
+    const copy = Object.fromEntries(
+      Object.entries(node).map(([key, value]) =>
+        key === 'properties' ? [key, Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, walk(v)]))] : key === 'enum' || key === 'examples' ? [key, value] : [key, walk(value)],
+      ),
+    ) as Schema;
+    if (copy.properties && !copy.required) copy.required = Object.keys(copy.properties).filter((member) => !optional.includes(member));
+    return copy;
+  };
+  const result = walk(schema) as Schema;
+  finished.add(result);
+  return result;
+}
+
+/** Resources already complete: nested in another one, they are kept as they are (the same object: one component). */
+const finished = new WeakSet<object>();

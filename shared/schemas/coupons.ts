@@ -1,3 +1,4 @@
+import { requireAll } from './common';
 import { currency, dateTime, id, name, nullable, object, text, type Schema } from './common';
 import { pagingQuery } from './list-query';
 
@@ -45,7 +46,7 @@ const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };
 const nint = { type: ['integer', 'null'] };
 
-export const couponResource: Schema = {
+export const couponResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, name: str, description: nstr, type: { type: 'string', enum: COUPON_TYPES }, discount_amount: nint, currency: nstr,
@@ -54,4 +55,4 @@ export const couponResource: Schema = {
     redemption_limit: nint, redemption_count: { type: 'integer' }, expiration_date: { anyOf: [dateTime, { type: 'null' }] },
     created_at: dateTime, updated_at: dateTime, deleted_at: { anyOf: [dateTime, { type: 'null' }] },
   },
-};
+});

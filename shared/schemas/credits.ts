@@ -1,3 +1,4 @@
+import { requireAll } from './common';
 import { dateTime, id, nullable, object, text, type Schema } from './common';
 import { listQuerySchema, pagingQuery, type FilterSpec } from './list-query';
 
@@ -32,12 +33,12 @@ const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };
 const int = { type: 'integer' };
 
-export const creditBalanceResource: Schema = {
+export const creditBalanceResource: Schema = requireAll({
   type: 'object',
   properties: {
     product_id: str, customer_id: str, name: str, current_balance: int, low_count_threshold: int, created_at: str, updated_at: str,
   },
-};
+});
 
 const transactionMembers = {
   id: str, product_id: nstr,
@@ -48,7 +49,7 @@ const transactionMembers = {
 };
 
 /** The credit transaction of a top-up or usage response: every spec member, `aggregator_id` included. */
-export const creditTransactionResource: Schema = { type: 'object', properties: { ...transactionMembers, aggregator_id: nstr } };
+export const creditTransactionResource: Schema = requireAll({ type: 'object', properties: { ...transactionMembers, aggregator_id: nstr } });
 
 /** A list item: the same without `aggregator_id` (spec). */
-export const creditTransactionListItem: Schema = { type: 'object', properties: transactionMembers };
+export const creditTransactionListItem: Schema = requireAll({ type: 'object', properties: transactionMembers });

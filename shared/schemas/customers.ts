@@ -1,6 +1,6 @@
 import {
-  addressInput, country, currency, dateTime, email, id, language, metadata, name, nullable, object, paymentMethodType,
-  percentage, text, timezone, days, type Schema,
+  addressInput, country, currency, email, id, language, metadata, name, nullable, object, paymentMethodType,
+  percentage, text, timezone, days, type Schema, addressResource, arrayOf, enumOf, nullableResource, out, resource,
 } from './common';
 import { listQuerySchema, type FilterSpec } from './list-query';
 import { paymentMethodSummary } from './payment-methods';
@@ -59,29 +59,28 @@ export const customerFilters: FilterSpec = {
 };
 export const customerListQuery = listQuerySchema(customerFilters, { sortable: true });
 
-const str = { type: 'string' };
-const nstr = { type: ['string', 'null'] };
-const address = {
-  type: 'object',
-  properties: { name: nstr, line1: nstr, line2: nstr, city: nstr, zip: nstr, state: nstr, country: nstr },
-};
+const subscriptionSummary = resource({
+  id: out.string, status: out.string, current_period_started_at: out.nullableDateTime, current_period_ends_at: out.nullableDateTime,
+  plan_id: out.nullableString, checkout_session_id: out.nullableString,
+});
 
-export const customerResource: Schema = {
-  type: 'object',
-  properties: {
-    id: str, name: str, type: nstr, status: { type: 'string', enum: CUSTOMER_STATUSES }, currency: nstr, country: nstr,
-    vat_number: nstr, vat_number_valid: { type: 'boolean' }, vat_rate_custom: { type: ['number', 'null'] },
-    tax_ids: { type: 'array', items: { type: 'object', properties: { value: str, status: str } } },
-    tax_rate_custom: { type: ['number', 'null'] }, registration_number: nstr, is_government_affiliated: { type: 'boolean' },
-    language: nstr, timezone: nstr, external_id: nstr, properties: { type: ['object', 'null'] }, custom_properties: { type: 'object' },
-    billing_address: address, shipping_address: address, billing_email: nstr, invoice_emails: { type: 'array', items: str },
-    invoicing_entity_id: str, invoice_reminders_enabled: { type: 'boolean' }, price_book_id: nstr,
-    available_payment_methods: { type: 'array', items: str }, current_payment_method_type: nstr,
-    current_payment_method_id: nstr, current_payment_method: { anyOf: [paymentMethodSummary, { type: 'null' }] },
-    custom_payment_delay: { type: ['integer', 'null'] }, custom_payment_initiation_delay: { type: ['integer', 'null'] },
-    subscriptions: { type: 'array', items: { type: 'object' } }, segment_ids: { type: 'array', items: str },
-    integrations: { type: 'array', items: { type: 'object' } }, providers: { type: 'object' },
-    bank_account: { type: ['object', 'null'] }, organisation_id: nstr, organisation_invoicing: nstr,
-    created_at: dateTime, updated_at: dateTime, deleted_at: { anyOf: [dateTime, { type: 'null' }] },
-  },
-};
+export const customerResource: Schema = resource({
+  id: out.string, name: out.string, type: enumOf(['corporate', 'person'], true), status: enumOf(CUSTOMER_STATUSES), currency: out.nullableString,
+  country: { ...out.nullableString, description: 'Deprecated: the billing address country.' },
+  vat_number: { ...out.nullableString, description: 'Deprecated: the first tax id.' }, vat_number_valid: out.boolean,
+  vat_rate_custom: { ...out.nullableNumber, description: 'Deprecated: `tax_rate_custom`.' },
+  tax_ids: arrayOf(resource({ value: out.string, status: out.string })),
+  tax_rate_custom: out.nullableNumber, registration_number: out.nullableString, is_government_affiliated: out.boolean,
+  language: out.nullableString, timezone: out.nullableString, external_id: out.nullableString, properties: out.nullableFreeObject,
+  custom_properties: out.freeObject, billing_address: nullableResource(addressResource), shipping_address: nullableResource(addressResource),
+  billing_email: out.nullableString, invoice_emails: out.stringArray, invoicing_entity_id: out.string, invoice_reminders_enabled: out.boolean,
+  price_book_id: out.nullableString, available_payment_methods: out.stringArray, current_payment_method_type: out.nullableString,
+  current_payment_method_id: out.nullableString,
+  current_payment_method: nullableResource(paymentMethodSummary),
+  custom_payment_delay: out.nullableInteger, custom_payment_initiation_delay: out.nullableInteger,
+  subscriptions: arrayOf(subscriptionSummary), segment_ids: out.stringArray, integrations: arrayOf(out.freeObject),
+  providers: { type: 'object', additionalProperties: { type: 'string' } },
+  bank_account: nullableResource(resource({ format: out.string, iban: out.string, bic_swift: out.string }, ['iban', 'bic_swift'])),
+  organisation_id: out.nullableString, organisation_invoicing: enumOf(['none', 'every_invoice', 'concat'], true),
+  created_at: out.dateTime, updated_at: out.dateTime, deleted_at: out.nullableDateTime,
+});

@@ -1,5 +1,8 @@
-import { currency, dateTime, id, metadata, nullable, object, percentage, text, type Schema } from './common';
+import {
+  addressResource, arrayOf, currency, dateTime, enumOf, id, metadata, nullable, nullableResource, object, out, percentage, resource, text, type Schema,
+} from './common';
 import { INVOICE_STATUSES, INVOICE_TYPES, invoiceFilters } from './invoice-filters';
+import { paymentMethodSummary } from './payment-methods';
 import { listQuerySchema } from './list-query';
 
 const amount = { type: 'integer', minimum: 0, maximum: 1e13 };
@@ -78,16 +81,48 @@ export const creditNoteCreateBody = object({
   reason: nullable(text(500)),
 });
 
-const str = { type: 'string' };
-const nstr = { type: ['string', 'null'] };
-const int = { type: 'integer' };
+const partyAddress = nullableResource(addressResource);
 
-export const invoiceResource: Schema = {
-  type: 'object',
-  properties: {
-    id: str, number: nstr, type: { type: 'string', enum: INVOICE_TYPES }, status: { type: 'string', enum: INVOICE_STATUSES }, currency: str,
-    customer_id: str, total_amount: int, amount_due: int, amount_paid: int, amount_credited: int, amount_excluding_tax: int, tax_amount: int, discount_amount: int,
-    tax_scheme: str, emitted_at: str, due_at: str, line_items: { type: 'array' }, coupons: { type: 'array' }, transactions: { type: 'array' },
-    customer: { type: 'object' }, seller: { type: 'object' }, public_url: str, original_invoice_id: nstr, original_invoice_number: nstr,
-  },
-};
+export const invoiceLineItemResource: Schema = resource({
+  id: out.string, name: out.string, description: out.nullableString, entry_type: enumOf(['product', 'custom', 'wallet_load']),
+  product_id: out.nullableString, product_type: out.nullableString, price_id: out.nullableString, units_count: out.integer,
+  unit_amount: out.amount, amount: { ...out.amount, description: 'Tax included: amount_excluding_tax + tax_amount.' },
+  amount_excluding_tax: out.amount, tax_rate: out.number, tax_rate_id: out.nullableString, tax_amount: out.amount, discount_amount: out.amount,
+  discount_percent: out.nullableNumber, period_starts_at: out.nullableDateTime, period_ends_at: out.nullableDateTime,
+  revenue_type: enumOf(['one_off', 'recurring', 'usage']), revenue_interval_count: out.nullableInteger, revenue_interval_period: out.nullableString,
+  display_unit_amount: out.boolean, display_service_period: out.boolean, original_line_item_id: out.nullableString,
+});
+
+const appliedCoupon = resource({
+  id: out.string, name: out.string, discount_amount: out.amount, discount_percent: out.nullableNumber, line_item_ids: out.stringArray,
+});
+
+export const invoiceTransactionResource: Schema = resource({
+  id: out.string, type: enumOf(['payment', 'refund']), amount: out.amount, currency: out.string, customer_id: out.string,
+  provider_id: out.nullableString, process_at: out.dateTime, refunded_at: out.nullableDateTime, last_refreshed_at: out.dateTime,
+  provider_fee: { ...out.nullableAmount, description: 'Not reported by the sandbox provider: null.' },
+  chargeback: { ...out.nullableFreeObject, description: 'Not reported by the sandbox provider: null.' }, integrations: arrayOf(out.freeObject),
+  payment_method: nullableResource(paymentMethodSummary), status: enumOf(['succeeded', 'failed']),
+  error_type: out.nullableString, comment: out.nullableString,
+});
+
+export const invoiceResource: Schema = resource({
+  id: out.string, number: { ...out.nullableString, description: 'Null while draft.' }, type: enumOf(INVOICE_TYPES), document_name: out.nullableString,
+  status: enumOf(INVOICE_STATUSES), reference: out.nullableString, customer_id: out.string, purchase_order: out.nullableString, currency: out.string,
+  source: enumOf(['api', 'other']), total_amount: out.amount, amount_due: { ...out.amount, description: 'total_amount − amount_paid − amount_credited, never negative.' }, amount_paid: out.amount,
+  amount_credited: { ...out.amount, description: 'What credit notes settled of the unpaid part (no money went back for it).' }, amount_fixed: out.amount,
+  amount_excluding_tax: out.amount, tax_rate: { ...out.number, description: 'Deprecated: the rate shared by the lines.' }, tax_amount: out.amount,
+  tax_scheme: out.string, discount_amount: out.amount, conversion_rate: out.nullableNumber, converted_amount: out.nullableAmount,
+  converted_at: out.nullableDateTime, payment_method_id: out.nullableString, bank_account_id: out.nullableString, custom_note: out.nullableString,
+  additional_info: out.nullableString, footer: out.string,
+  customer: resource({
+    id: out.string, name: out.string, email: out.nullableString, external_id: out.nullableString, vat_number: out.nullableString,
+    tax_id: out.nullableString, address: partyAddress,
+  }, [], 'The customer as it was when the invoice was created.'),
+  seller: resource({ id: out.string, name: { ...out.string, description: 'The legal name.' }, trade_name: out.nullableString, tax_id: out.nullableString, address: addressResource }, [], 'The invoicing entity.'),
+  subscription_id: out.nullableString, period_starts_at: out.nullableDateTime, period_ends_at: out.nullableDateTime, emitted_at: out.dateTime,
+  due_at: out.dateTime, refunded_at: out.nullableDateTime, grace_period_ended_at: out.nullableDateTime, settled_at: out.nullableDateTime,
+  created_at: out.dateTime, updated_at: out.nullableDateTime, properties: out.nullableFreeObject, custom_properties: out.nullableFreeObject,
+  original_invoice_id: out.nullableString, original_invoice_number: out.nullableString, line_items: arrayOf(invoiceLineItemResource),
+  coupons: arrayOf(appliedCoupon), transactions: arrayOf(invoiceTransactionResource), public_url: out.string, integrations: arrayOf(out.freeObject),
+});

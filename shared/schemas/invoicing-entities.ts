@@ -1,5 +1,5 @@
 import { PATTERNS } from './formats';
-import { country, currency, days, email, language, name, nullable, object, text, timezone, uri, type Schema } from './common';
+import { country, currency, days, email, enumOf, language, name, nullable, object, out, resource, text, timezone, uri, type Schema } from './common';
 import { CUSTOMER_TYPES } from './customers';
 import { pagingQuery } from './list-query';
 
@@ -48,22 +48,17 @@ export const entityCreateBody = object(entityMembers, ['name', 'country', 'curre
 export const entityUpdateBody = object(entityMembers);
 export const entityListQuery = { type: 'object', additionalProperties: false, properties: { ...pagingQuery } };
 
-const str = { type: 'string' };
-const nstr = { type: ['string', 'null'] };
-const int = { type: 'integer' };
-const nint = { type: ['integer', 'null'] };
+const day = { type: 'string', description: 'A date (YYYY-MM-DD).' };
 
-export const entityResource: Schema = {
-  type: 'object',
-  properties: {
-    id: str, name: str, trade_name: str, timezone: str, language: str, is_default: { type: 'boolean' }, currency: str,
-    accounting_currency: str, address_line1: nstr, address_line2: nstr, zip_code: nstr, state: nstr, city: nstr, country: str,
-    registration_number: nstr, tax_id: nstr, tax_id_valid: { type: ['boolean', 'null'] }, billing_email: nstr,
-    invoice_number_pattern: str, credit_note_number_pattern: str, document_number_pattern: str,
-    next_invoice_number: int, next_credit_note_number: int, next_document_number: int, default_payment_delay: int,
-    invoice_grace_period_duration: int, invoice_payment_initiation_delay: nint, document_payment_initiation_delay: nint,
-    invoice_late_fees: nstr, invoice_footer: str, document_footer: str, logo_url: nstr, favicon_url: nstr, brand_color: nstr,
-    forced_customer_type: nstr, credit_note_wallet_refund_enabled: { type: 'boolean' }, tax_collection_enabled: { type: 'boolean' },
-    created_at: { type: 'string', format: 'date' }, updated_at: { type: 'string', format: 'date' }, deleted_at: nstr,
-  },
-};
+export const entityResource: Schema = resource({
+  id: out.string, name: out.string, trade_name: { ...out.string, description: 'Only when set: the name shown on invoices.' }, timezone: out.string,
+  language: out.string, is_default: out.boolean, currency: out.string, accounting_currency: out.string, address_line1: out.nullableString,
+  address_line2: out.nullableString, zip_code: out.nullableString, state: out.nullableString, city: out.nullableString, country: out.string,
+  registration_number: out.nullableString, tax_id: out.nullableString, tax_id_valid: { type: ['boolean', 'null'] }, billing_email: out.nullableString,
+  invoice_number_pattern: out.string, credit_note_number_pattern: out.string, document_number_pattern: out.string,
+  next_invoice_number: out.integer, next_credit_note_number: out.integer, next_document_number: out.integer, default_payment_delay: out.integer,
+  invoice_grace_period_duration: out.integer, invoice_payment_initiation_delay: out.nullableInteger, document_payment_initiation_delay: out.nullableInteger,
+  invoice_late_fees: out.nullableString, invoice_footer: out.string, document_footer: out.string, logo_url: out.nullableString,
+  favicon_url: out.nullableString, brand_color: out.nullableString, forced_customer_type: enumOf(CUSTOMER_TYPES, true),
+  credit_note_wallet_refund_enabled: out.boolean, tax_collection_enabled: out.boolean, created_at: day, updated_at: day, deleted_at: { ...day, type: ['string', 'null'] },
+}, ['trade_name']);

@@ -1,3 +1,4 @@
+import { requireAll } from './common';
 import { PAYMENT_PROVIDER_NAMES } from '../domain/payments/provider';
 import { id, object, text, type Schema } from './common';
 import { pagingQuery } from './list-query';
@@ -18,7 +19,7 @@ export const paymentMethodListQuery: Schema = { type: 'object', additionalProper
 
 const str = { type: 'string' };
 
-export const paymentMethodResource: Schema = {
+export const paymentMethodResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str,
@@ -34,7 +35,7 @@ export const paymentMethodResource: Schema = {
     updated_at: str,
     deleted_at: { type: ['string', 'null'] },
   },
-};
+});
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
 

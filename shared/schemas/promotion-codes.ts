@@ -1,3 +1,4 @@
+import { requireAll } from './common';
 import { dateTime, id, nullable, object, type Schema } from './common';
 import { MAX_REDEMPTIONS } from './coupons';
 import { listQuerySchema, type FilterSpec } from './list-query';
@@ -47,7 +48,7 @@ const nstr = { type: ['string', 'null'] };
 const nint = { type: ['integer', 'null'] };
 const ndateTime = { anyOf: [dateTime, { type: 'null' }] };
 
-export const promotionCodeResource: Schema = {
+export const promotionCodeResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, code: str, coupon_id: str, client_id: nstr, customer_id: nstr, plan_id: nstr, product_id: nstr,
@@ -55,4 +56,4 @@ export const promotionCodeResource: Schema = {
     duration_count: nint, duration_period: { anyOf: [{ type: 'string', enum: PROMOTION_DURATION_PERIODS }, { type: 'null' }] },
     only_for_first_time_order: { type: 'boolean' }, deleted_at: ndateTime,
   },
-};
+});

@@ -1,3 +1,4 @@
+import { requireAll } from './common';
 import { dateTime, email, id, nullable, object, text, type Schema } from './common';
 import { listQuerySchema, type FilterSpec } from './list-query';
 import { promotionCode } from './promotion-codes';
@@ -93,10 +94,10 @@ const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };
 const int = { type: 'integer' };
 const bool = { type: 'boolean' };
-const interval = { type: 'object', properties: { period: str, count: int } };
+const interval = { type: 'object', required: ['period'], properties: { period: str, count: { ...int, description: 'Absent for `once` and `all`.' } } };
 const fileResource = { type: 'object', properties: { id: str, name: str, mimetype: str } };
 
-export const quoteResource: Schema = {
+export const quoteResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, number: str, customer_id: str, invoicing_entity_id: str, template_id: nstr, crm_opportunity_id: nstr,
@@ -107,7 +108,8 @@ export const quoteResource: Schema = {
         type: 'object',
         properties: {
           product_id: str, price_configuration_id: str, quantity: int, name: str, price_type: str, billing_interval: interval,
-          commitment_interval: interval, amount_per_period: int, billing_periods: int, amount: int, tiers: { type: 'array' },
+          commitment_interval: interval, amount_per_period: int, billing_periods: int, amount: int,
+          tiers: { type: 'array', items: { type: 'object', properties: { from: int, to: { type: ['integer', 'null'] }, units: int, amount: int } } },
         },
       },
     },
@@ -120,4 +122,4 @@ export const quoteResource: Schema = {
     url: nstr, sent_at: nstr, sent_to: nstr, sent_message: nstr, signed_at: nstr, signer_name: nstr, signer_email: nstr,
     void_reason: nstr, voided_at: nstr, created_at: str, updated_at: str,
   },
-};
+});

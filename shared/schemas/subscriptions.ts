@@ -1,3 +1,4 @@
+import { requireAll } from './common';
 import { object, type Schema } from './common';
 import { listQuerySchema, type FilterSpec } from './list-query';
 
@@ -16,6 +17,7 @@ const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };
 const interval = {
   type: 'object',
+  required: ['period'],
   properties: { period: { type: 'string', enum: ['once', 'days', 'weeks', 'months', 'years'] }, count: { type: 'integer' } },
 };
 
@@ -27,12 +29,25 @@ const subscriptionProduct: Schema = {
   },
 };
 
-export const subscriptionResource: Schema = {
+export const subscriptionResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, customer_id: str, status: { type: 'string', enum: SUBSCRIPTION_STATUS_VALUES }, currency: str, invoicing_entity_id: str, quote_id: nstr,
     plan_id: nstr, checkout_session_id: nstr, billing_interval: interval, products: { type: 'array', items: subscriptionProduct }, starts_at: str,
     current_period_started_at: nstr, current_period_ends_at: nstr, next_billing_at: nstr, cancel_at_period_end: { type: 'boolean' },
+    coupons: {
+      type: 'array',
+      description: 'The coupons it was sold with, applied to its invoices as long as each lasts.',
+      items: {
+        type: 'object',
+        properties: {
+          id: str, name: str, type: { type: 'string', enum: ['amount', 'percent'] }, discount_amount: { type: ['integer', 'null'] },
+          discount_percent: { type: ['number', 'null'] }, product_ids: { type: ['array', 'null'], items: str },
+          repeat: { type: 'string', enum: ['once', 'forever', 'duration'] },
+          duration: { anyOf: [{ type: 'object', properties: { period: str, count: { type: 'integer' } } }, { type: 'null' }] },
+        },
+      },
+    },
     cancelled_at: nstr, ends_at: nstr, created_at: str, updated_at: str,
   },
-};
+});

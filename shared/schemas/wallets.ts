@@ -1,3 +1,4 @@
+import { requireAll } from './common';
 import { dateTime, id, nullable, object, text, type Schema } from './common';
 import { listQuerySchema, pagingQuery, type FilterSpec } from './list-query';
 
@@ -33,20 +34,20 @@ const nstr = { type: ['string', 'null'] };
 const nint = { type: ['integer', 'null'] };
 const amount = { type: 'object', properties: { amount: { type: 'integer' } } };
 
-export const walletResource: Schema = {
+export const walletResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, customer_id: str, state: { type: 'string', enum: ['active', 'paused'] }, currency: str, balance: amount, projected_balance: amount,
     created_at: str, low_projected_balance_threshold: nint, is_auto_load_enabled: { type: 'boolean' }, auto_load_type: str, auto_load_amount: nint,
-    auto_load_reset: { type: 'boolean' }, auto_load_interval: { type: ['object', 'null'] }, auto_load_next_date: nstr, auto_load_threshold: nint,
+    auto_load_reset: { type: 'boolean' }, auto_load_interval: { anyOf: [{ type: 'object', properties: { period: str, count: { type: 'integer' } } }, { type: 'null' }] }, auto_load_next_date: nstr, auto_load_threshold: nint,
   },
-};
+});
 
-export const walletTransactionResource: Schema = {
+export const walletTransactionResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, wallet_id: str, customer_id: str, type: { type: 'string', enum: ['credit_free', 'credit_paid', 'debit'] }, amount: { type: 'integer' },
     currency: str, balance_after: { type: 'integer' }, comment: nstr, source: str, reverts_transaction_id: nstr, reverted_by_transaction_id: nstr,
     invoice_id: nstr, created_at: str,
   },
-};
+});

@@ -1,3 +1,4 @@
+import { requireAll } from './common';
 import { EVENT_TYPES } from '../domain/events/catalog';
 import { dateTime, nullable, object, text, uri, type Schema } from './common';
 import { pagingQuery } from './list-query';
@@ -34,39 +35,40 @@ export const messageListQuery = {
 const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };
 
-export const endpointResource: Schema = {
+export const endpointResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, url: str, description: nstr, event_types: { type: ['array', 'null'], items: str },
     status: { type: 'string', enum: ['enabled', 'disabled'] }, disabled_reason: nstr, created_at: str, updated_at: str,
     secret: { type: 'string', description: 'Only in the response that created the endpoint.' },
   },
-};
+}, ['secret']);
 
-export const messageResource: Schema = {
+export const messageResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, event_id: str, sent_at: str,
     payload: {
       type: 'object',
+      required: ['event_type', 'data'],
       properties: {
         event_type: str,
-        data: { type: 'object' },
+        data: { type: 'object', additionalProperties: true, description: 'The resource the event is about, as its GET route returns it.' },
         truncated: { type: 'array', items: str, description: 'Members of data omitted (null) to keep the message bounded; absent when none were.' },
       },
     },
   },
-};
+});
 
-export const messageListResource: Schema = {
+export const messageListResource: Schema = requireAll({
   type: 'object',
   properties: { meta: { type: 'object', properties: { iterator: nstr } }, data: { type: 'array', items: messageResource } },
-};
+});
 
-export const attemptResource: Schema = {
+export const attemptResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, message_id: str, endpoint_id: str, attempt: { type: 'integer' }, status: { type: 'string', enum: ['succeeded', 'failed'] },
     status_code: { type: ['integer', 'null'] }, error: nstr, duration_ms: { type: 'integer' }, attempted_at: str,
   },
-};
+});

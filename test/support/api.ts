@@ -3,6 +3,7 @@ import { generateKeys, signToken, type LocalKeys, type TokenOptions } from '../.
 import { startLocalApi, type LocalApi } from '../../lib/local/server';
 import { useRateLimits, type RateLimitSettings } from '../../shared/http/rate-limit-settings';
 import { startEventPipeline, type EventPipeline } from './event-pipeline';
+import { assertResponseContract } from './response-contract';
 
 export interface Reply<T = any> {
   status: number;
@@ -34,7 +35,8 @@ export interface TestApi {
 export const newWorkspace = (): string => `ws_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
 
 /**
- * The real local server (route table, JWT checks, real handlers) on a free port, against the test DynamoDB; with
+ * The real local server (route table, JWT checks, real handlers) on a free port, against the test DynamoDB; every
+ * answer is checked against its route's documented response schema (test/support/response-contract.ts); with
  * `events`, also the stream poller and delivery queue of `npm start`, limited to this API's workspaces.
  * Rate limits are off (suites send many requests at once on one workspace) unless `rateLimits` is given: then they
  * are those, for the whole process, until `close`.
@@ -55,6 +57,7 @@ export async function startTestApi(options: { events?: boolean; rateLimits?: Rat
     } catch {
       // not JSON: keep the text
     }
+    assertResponseContract(method, path, response.status, response.headers.get('content-type'), body);
     return { status: response.status, body, headers: response.headers };
   }
 

@@ -1,0 +1,6 @@
+/** npm run docs:api: writes docs/api.md, the API reference rendered from the OpenAPI document. */
+import { writeFileSync } from 'node:fs';
+import { renderApiReference } from '../lib/api-reference';
+
+writeFileSync(new URL('../docs/api.md', import.meta.url), renderApiReference());
+process.stdout.write('wrote docs/api.md\n');
