@@ -76,7 +76,7 @@ describe('POST /v1/invoices/{id}/charge', () => {
     expect(failed.status).toBe(200);
     expect(failed.body).toMatchObject({ status: 'error', amount_paid: 0, amount_due: 12_000, payment_method_id: declined.id });
     expect(failed.body.transactions).toEqual([
-      expect.objectContaining({ status: 'failed', error_type: 'payment_method_declined', amount: 12_000, provider_id: expect.stringMatching(/^sbx_ch_/), payment_method: { id: declined.id, type: 'card' } }),
+      expect.objectContaining({ status: 'failed', error_type: 'payment_method_declined', amount: 12_000, provider_id: expect.stringMatching(/^sbx_ch_/), payment_method: { id: declined.id, status: 'active', type: 'card', last_4_digits: 2, expiration_date: expect.stringMatching(/^\d{4}-\d{2}$/), brand: 'visa' } }),
     ]);
     const visa = await card(payer.id, 'tok_visa');
     const paid = await client.post(`/v1/invoices/${invoice.id}/charge`, { payment_method_id: visa.id });
