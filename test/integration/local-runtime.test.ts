@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { loadOrCreateKeys } from '../../lib/local/jwt';
 import { startLocalApi, type LocalApi } from '../../lib/local/server';
 import { routes } from '../../functions/routes';
+import { logger } from '../../shared/observability/logger';
 import { startTestApi, type TestApi } from '../support/api';
 
 const run = promisify(execFile);
@@ -57,16 +58,21 @@ describe('local server', () => {
     const client = await api.client();
     const table = process.env.TABLE_NAME;
     process.env.TABLE_NAME = 'table-that-does-not-exist';
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    // The details go to the log (an ERROR line on stderr), never to the client.
+    logger.setLogLevel('ERROR');
+    const errors = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       const reply = await client.get('/v1/customers/cus_1');
       expect(reply.status).toBe(500);
       expect(reply.body).toEqual({ message: 'Internal server error.', code: 'internal_error', request_id: expect.any(String) });
       expect(JSON.stringify(reply.body)).not.toMatch(/table-that-does-not-exist|ResourceNotFound|stack/i);
-      expect(errors).toHaveBeenCalled();
+      const logged = errors.mock.calls.map(([chunk]) => String(chunk)).filter((line) => line.includes('unhandled error'));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toContain(reply.body.request_id);
     } finally {
       process.env.TABLE_NAME = table;
       errors.mockRestore();
+      logger.setLogLevel('SILENT');
     }
   });
 });
