@@ -13,6 +13,8 @@ export const invoiceRoutes: RouteDefinition[] = [
     id: 'createInvoice', method: 'POST', path: '/v1/invoices', handler: 'functions/invoices/create.ts',
     scope: 'write', tag: 'Invoices', summary: 'Create a one-off invoice or document (draft, or to_pay: numbered at once)',
     request: { body: invoiceCreateBody }, response: { status: 201, schema: invoiceResource },
+    // A line naming only a product is priced by that product's configurations (the parent index, gsi3).
+    indexes: ['gsi3'],
   },
   {
     id: 'listInvoices', method: 'GET', path: '/v1/invoices', handler: 'functions/invoices/list.ts',
@@ -27,6 +29,8 @@ export const invoiceRoutes: RouteDefinition[] = [
     id: 'updateInvoice', method: 'PATCH', path: '/v1/invoices/{id}', handler: 'functions/invoices/update.ts',
     scope: 'write', tag: 'Invoices', summary: 'Update an invoice (lines and dates in draft or grace_period; metadata always)',
     request: { path: idPath, body: invoiceUpdateBody }, response: { status: 200, schema: invoiceResource },
+    // A line naming only a product is priced by that product's configurations (the parent index, gsi3).
+    indexes: ['gsi3'],
   },
   {
     id: 'deleteInvoice', method: 'DELETE', path: '/v1/invoices/{id}', handler: 'functions/invoices/delete.ts',

@@ -31,6 +31,7 @@ export const quoteRoutes: RouteDefinition[] = [
   action('approveQuote', 'approve', 'Approve a quote pending approval'),
   action('requestQuoteChanges', 'request-changes', 'Send a quote pending approval back for changes'),
   action('sendQuote', 'send', 'Send an approved quote for signature: pending_signature, with its public url', quoteSendBody),
-  action('signQuote', 'sign', 'Mark a quote signed outside the service: creates its subscription, updates it, or issues its invoice', quoteSignBody),
+  // A one-off quote issues its invoice through createInvoice, whose line pricing may read gsi3.
+  { ...action('signQuote', 'sign', 'Mark a quote signed outside the service: creates its subscription, updates it, or issues its invoice', quoteSignBody), indexes: ['gsi3'] },
   action('voidQuote', 'void', 'Void a quote that is not signed, with a reason', quoteVoidBody),
 ];

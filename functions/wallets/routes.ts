@@ -28,6 +28,8 @@ export const walletRoutes: RouteDefinition[] = [
     id: 'loadWallet', method: 'POST', path: '/v1/wallets/{id}/load', handler: 'functions/wallets/load.ts',
     scope: 'write', tag: 'Wallets', summary: 'Load a wallet (free: at once; paid: once its invoice is paid)',
     request: { path: idPath, body: walletLoadBody }, response: { status: 200, schema: walletResource },
+    // A paid load issues its invoice through createInvoice, whose line pricing may read gsi3.
+    indexes: ['gsi3'],
   },
   {
     id: 'listWalletTransactions', method: 'GET', path: '/v1/wallets/{id}/transactions', handler: 'functions/wallets/list-transactions.ts',

@@ -54,7 +54,8 @@ const priceConfigurationMembers: Record<string, Schema> = {
   billing_interval: billingInterval,
   commitment_interval: commitmentInterval,
   type: { type: 'string', enum: PRICE_TYPES },
-  prices: { type: 'array', minItems: 1, items: { type: 'object' } },
+  // Each price's shape is the configuration type's: the `allOf` rules below (pricesMatchType) check it.
+  prices: { type: 'array', minItems: 1, items: { type: 'object', additionalProperties: true } },
 };
 
 /** A configuration given inside `POST /v1/products` (its product is the one being created). */

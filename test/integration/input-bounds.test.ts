@@ -42,7 +42,7 @@ describe('paths', () => {
       const event = {
         version: '2.0', routeKey: 'GET /v1/customers/{id}', rawPath: '/v1/customers/x', rawQueryString: '', headers: {},
         pathParameters: { id }, isBase64Encoded: false,
-        requestContext: { requestId: `req-${id.length}`, http: { method: 'GET' }, authorizer: { jwt: { claims: { workspace_id: client.workspace, scope: 'read' }, scopes: [] } } },
+        requestContext: { requestId: `req-${id.length}`, http: { method: 'GET' }, authorizer: { jwt: { claims: { workspace_id: client.workspace, scope: 'read', exp: String(Math.floor(Date.now() / 1000) + 600) }, scopes: [] } } },
       } as unknown as HttpEvent;
       const result = (await getCustomer(event, {} as Context)) as APIGatewayProxyStructuredResultV2;
       expect([id, result.statusCode]).toEqual([id, id.length > 64 || id === '' ? 400 : 404]);

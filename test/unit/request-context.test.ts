@@ -6,6 +6,7 @@ import { requestIdOf } from '../../shared/http/request-id';
 import { binaryResponse } from '../../shared/http/responses';
 import type { RouteMeta } from '../../shared/http/route-meta';
 import { newWorkspace } from '../support/api';
+import { logger } from '../../shared/observability/logger';
 
 const inAnHour = String(Math.floor(Date.now() / 1000) + 3600);
 
@@ -78,15 +79,20 @@ describe('the headers of the shared HTTP stack', () => {
   });
 
   it('are on a 500, whose log line names both the echoed and the gateway request id', async () => {
-    const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    // The 500's details go to the logger's ERROR line on stderr (shared/observability/logger.ts).
+    logger.setLogLevel('ERROR');
+    const log = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       const failed = await run(async () => {
         throw new Error('boom');
       }, { 'x-request-id': 'r4' });
       expect([failed.statusCode, failed.headers]).toEqual([500, expect.objectContaining(apiHeaders('r4'))]);
-      expect(JSON.parse(String(log.mock.calls[0]![0]))).toMatchObject({ request_id: 'r4', gateway_request_id: 'apigw-1' });
+      const lines = log.mock.calls.map(([chunk]) => String(chunk)).filter((line) => line.includes('unhandled error'));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ request_id: 'r4', gateway_request_id: 'apigw-1' });
     } finally {
       log.mockRestore();
+      logger.setLogLevel('SILENT');
     }
   });
 });

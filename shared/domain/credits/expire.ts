@@ -24,6 +24,9 @@ export async function expireCreditLot(ctx: Ctx, lotKey: Key): Promise<'expired' 
   return retryOnRace(async () => {
     const [balance, lot] = (await getConsistently([balanceKey, { pk: lotKey.pk, sk: lotKey.sk }])) as [CreditBalanceItem | undefined, CreditLotItem | undefined];
     if (!balance || !lot || lot.remaining <= 0) return 'nothing';
+    // BatchGetItem reads the two items one by one: a usage committing between them shows a lot larger than the
+    // balance. That is a torn read, not a state: read again (the write is conditioned on both anyway).
+    if (lot.remaining > balance.balance) throw new BalanceChanged();
     const at = changeTime(ctx.clock.now(), balance);
     if (!isDue(lot, at)) return 'nothing';
     const { change } = creditChange(

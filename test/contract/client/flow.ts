@@ -24,8 +24,8 @@ export async function billOneCustomer(baseUrl: string, token: string): Promise<I
   const product = must(
     await api.POST('/v1/products', {
       body: {
-        name: 'Seats',
-        type: 'seat',
+        name: 'Platform',
+        type: 'flat_fee',
         price_configurations: [{ currency: 'EUR', type: 'fee', billing_interval: { period: 'months', count: 1 }, prices: [{ amount: 1500 }] }],
       },
     }),
