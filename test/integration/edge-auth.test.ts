@@ -82,7 +82,8 @@ describe('authentication before the body', () => {
     const reply = await upload(api.url, '/v1/customers', { total, chunked: true, headers: { authorization: `Bearer ${token}` } });
     const read = await reads.lastClosed();
     expectEdgeError(reply, 413, 'payload_too_large');
-    expect(reply.sentBeforeResponse).toBeLessThan(total);
+    // What the server read is the proof: past the limit it stops (the rest may still fit the sockets' buffers, so what
+    // the client managed to send says nothing here).
     expect(read).toBeGreaterThan(GATEWAY_LIMIT);
     expect(read).toBeLessThan(GATEWAY_LIMIT + 2 * MiB);
   });
