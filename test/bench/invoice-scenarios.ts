@@ -122,14 +122,14 @@ interface CreateParties {
 /**
  * The TransactWriteItems createInvoice sends for a draft without coupons (shared/domain/invoices/create.ts), built
  * with the same builders: the product's ConditionCheck, the invoice Put, the workspace's and the customer's invoice
- * counters, the customer's currency lock.
+ * counters, the customer's currency lock (conditioned on the customer being active: archived customers get no invoice).
  */
 const createTransaction = (ctx: Ctx, p: CreateParties, invoice: InvoiceItem): TransactItem[] => [
   productUsableCheck(ctx, p.productId),
   { Put: { TableName: tableName(), Item: invoice, ConditionExpression: 'attribute_not_exists(pk)' } },
   counterUpdate(ctx, INVOICE, 1),
   counterUpdate(ctx, customerInvoiceCounter(p.customerId), 1),
-  currencyLockItem(ctx, p.customerId, 'invoice', CURRENCY),
+  currencyLockItem(ctx, p.customerId, 'invoice', CURRENCY, { expect: { status: 'active' } }),
 ];
 
 /**
