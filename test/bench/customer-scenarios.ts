@@ -7,6 +7,7 @@ import { makeCtx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
 import { versionCondition } from '../../shared/db/items';
 import { customerItemKey, customerListFields, type CustomerItem } from '../../shared/domain/customers/customer';
+import { countRequest } from '../../shared/http/rate-limit';
 import { useRateLimits, type RateLimitSettings } from '../../shared/http/rate-limit-settings';
 import { tokenVerifier, type LocalKeys } from '../../lib/local/jwt';
 import { directInvoker } from './direct-invoke';
@@ -25,6 +26,9 @@ export interface LimiterResults {
   with: VariantResult;
   handlerWithout: VariantResult;
   handlerWith: VariantResult;
+  /** Their floors, sent directly: the GetItem alone, and the GetItem beside the limiter's own UpdateItem (countRequest). */
+  floorWithout: VariantResult;
+  floorWith: VariantResult;
   limits: RateLimitSettings;
 }
 
@@ -106,6 +110,8 @@ export async function measureCustomerRoutes({ baseUrl, keys, workspaceId, token,
       { name: 'with', run: limits(BENCH_RATE_LIMITS, () => call('GET', path, 200)) },
       { name: 'handlerWithout', run: limits(null, () => invokeGet(path, { id }, 200)) },
       { name: 'handlerWith', run: limits(BENCH_RATE_LIMITS, () => invokeGet(path, { id }, 200)) },
+      { name: 'floorWithout', run: readItem },
+      { name: 'floorWith', run: () => Promise.all([readItem(), countRequest(makeCtx(workspaceId, 'bench'), 'read', BENCH_RATE_LIMITS)]) },
     ],
     counts,
     dynamoCallCount,

@@ -98,7 +98,8 @@ export function checkTargets(
       target: `GET /v1/customers/{id} with the per-workspace rate limiter: p50 ≤ ${LIMITS.limiterOverGet}× its p50 without it`,
       measured: `${limiterRatio.toFixed(2)}× (${limiter.with.summary.p50.toFixed(2)} ms vs ${limiter.without.summary.p50.toFixed(2)} ms; ` +
         `its handler in-process: ${limiterCost(limiter, 'handler').toFixed(2)}×, ${limiter.handlerWith.summary.p50.toFixed(2)} ms vs ${limiter.handlerWithout.summary.p50.toFixed(2)} ms); ` +
-        `${formatCalls(limiter.with.callsPerRequest)} DynamoDB calls per request with it, ${formatCalls(limiter.without.callsPerRequest)} without`,
+        `${formatCalls(limiter.with.callsPerRequest)} DynamoDB calls per request with it, ${formatCalls(limiter.without.callsPerRequest)} without; ` +
+        `its raw floor, GetItem ∥ UpdateItem over GetItem: ${(limiter.floorWith.summary.p50 / limiter.floorWithout.summary.p50).toFixed(2)}×`,
       pass: limiterRatio <= LIMITS.limiterOverGet,
     },
     {
