@@ -23,7 +23,6 @@ export const pagingQuery = {
 
 /** `sort=-created_at` lists newest first; the default, `created_at`, oldest first (offsets stay stable as items are added). */
 export const SORT_ORDERS = ['created_at', '-created_at'] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
 export const sortQuery = { sort: { type: 'string', enum: SORT_ORDERS } };
 
 export function listQuerySchema(spec: FilterSpec, options: { sortable?: boolean } = {}): Schema {
