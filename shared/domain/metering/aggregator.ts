@@ -1,0 +1,45 @@
+import type { Ctx } from '../../context';
+import type { StoredItem } from '../../db/items';
+import { entityKey } from '../../db/keys';
+
+/** The entity type of aggregators in keys (`WS#<ws>#AGG#<id>`). */
+export const AGGREGATOR = 'AGG';
+
+/** How an aggregator turns the matching events of a period into one quantity (docs/metering.md). */
+export const AGGREGATE_OPERATIONS = ['count', 'sum', 'max', 'unique_count', 'latest'] as const;
+export type AggregateOperation = (typeof AGGREGATE_OPERATIONS)[number];
+
+export const FILTER_OPERATORS = [
+  'equals', 'not_equals', 'in', 'not_in', 'greater_than', 'greater_than_or_equal', 'less_than', 'less_than_or_equal', 'exists', 'not_exists',
+] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/** A scalar property value of an event record; a property may also hold an array of these. */
+export type PropertyScalar = string | number | boolean;
+export type PropertyValue = PropertyScalar | PropertyScalar[];
+
+/** One condition on a record property; an aggregator's filters must all hold. `value` is absent for exists/not_exists. */
+export interface AggregatorFilter {
+  property: string;
+  operator: FilterOperator;
+  value?: PropertyScalar | PropertyScalar[];
+}
+
+export interface Aggregator {
+  id: string;
+  name: string;
+  event_type: string;
+  operation: AggregateOperation;
+  /** The record property aggregated; null for `count` only. */
+  property: string | null;
+  filters: AggregatorFilter[];
+  unit_name: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AggregatorItem extends StoredItem, Aggregator {
+  deleted_at: string | null;
+}
+
+export const aggregatorKey = (ctx: Ctx, id: string) => entityKey(ctx, AGGREGATOR, id);
