@@ -1,9 +1,13 @@
 import type { Ctx } from '../../context';
 import type { StoredItem } from '../../db/items';
-import { entityKey } from '../../db/keys';
+import { collectionKey, collectionPartition } from '../../db/keys';
 
-/** The entity type of aggregators in keys (`WS#<ws>#AGG#<id>`). */
-export const AGGREGATOR = 'AGG';
+/**
+ * All aggregators of a workspace live in one partition (`WS#<ws>#AGGREGATORS`, sk = id): the usage pipeline reads
+ * them all with one Query per stream batch, and a workspace has few (MAX_AGGREGATORS).
+ */
+export const AGGREGATORS = 'AGGREGATORS';
+export const MAX_AGGREGATORS = 500;
 
 /** How an aggregator turns the matching events of a period into one quantity (docs/metering.md). */
 export const AGGREGATE_OPERATIONS = ['count', 'sum', 'max', 'unique_count', 'latest'] as const;
@@ -42,4 +46,5 @@ export interface AggregatorItem extends StoredItem, Aggregator {
   deleted_at: string | null;
 }
 
-export const aggregatorKey = (ctx: Ctx, id: string) => entityKey(ctx, AGGREGATOR, id);
+export const aggregatorKey = (ctx: Ctx, id: string) => collectionKey(ctx, AGGREGATORS, id);
+export const aggregatorsPartition = (ctx: Ctx) => collectionPartition(ctx, AGGREGATORS);
