@@ -4,6 +4,7 @@ import { creditRoutes } from './credits/routes';
 import { customerRoutes } from './customers/routes';
 import { invoiceRoutes } from './invoices/routes';
 import { invoicingEntityRoutes } from './invoicing-entities/routes';
+import { meteringRoutes } from './metering/routes';
 import { oauthRoutes } from './oauth/routes';
 import { paymentMethodRoutes } from './payment-methods/routes';
 import { promotionCodeRoutes } from './promotion-codes/routes';
@@ -30,6 +31,7 @@ export const routes: RouteDefinition[] = [
   ...invoiceRoutes,
   ...walletRoutes,
   ...creditRoutes,
+  ...meteringRoutes,
   ...webhookRoutes,
   ...oauthRoutes,
 ];

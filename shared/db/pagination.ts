@@ -132,14 +132,14 @@ async function readCounter(ctx: Ctx, counter: string): Promise<number> {
   return Number(result.Item?.total ?? 0);
 }
 
-/** Fetches items by key, keeping the order of `keys` (BatchGetItem returns them in any order). */
-async function batchGet(keys: Key[]): Promise<Record<string, unknown>[]> {
+/** Fetches up to 100 items by key, keeping the order of `keys` (BatchGetItem returns them in any order). */
+export async function batchGet(keys: Key[], consistent = false): Promise<Record<string, unknown>[]> {
   if (keys.length === 0) return [];
   const found = new Map<string, Record<string, unknown>>();
   let pending: Key[] = keys;
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
-    const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+    const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } } }));
     for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
     pending = (result.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
   }

@@ -8,6 +8,7 @@ import { CUSTOMER, customerListFields, newCustomerItem, toCustomer, type Custome
 import { applyCustomerInput, type CustomerInput } from './input';
 import { entityRules, referenceChecks } from './rules';
 import { writeWithChecks } from './references';
+import { withExternalIdIndex } from './external-id';
 
 /** Creates a customer under the given invoicing entity, or the workspace's default one. */
 export async function createCustomer(ctx: Ctx, input: CustomerInput & { name: string }): Promise<Customer> {
@@ -20,6 +21,7 @@ export async function createCustomer(ctx: Ctx, input: CustomerInput & { name: st
   const item = applyCustomerInput(blank, { ...input, invoicing_entity_id: entityId }, now);
   await entityRules(ctx, blank, item, input);
   item.lf = customerListFields(item);
+  Object.assign(item, withExternalIdIndex(ctx, item));
   await writeWithChecks(
     [{ Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, counterUpdate(ctx, CUSTOMER, 1)],
     referenceChecks(ctx, blank, item),

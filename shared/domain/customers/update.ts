@@ -7,6 +7,7 @@ import { customerListFields, toCustomer, type Customer } from './customer';
 import { applyCustomerInput, type CustomerInput } from './input';
 import { findCustomerItem } from './read';
 import { writeWithChecks } from './references';
+import { withExternalIdIndex } from './external-id';
 import { entityRules, paymentMethodRules, referenceChecks } from './rules';
 
 export const customerDeleted = (id: string) => new Conflict(`Customer '${id}' is deleted and can no longer be changed.`, 'resource_deleted');
@@ -16,7 +17,7 @@ export async function updateCustomer(ctx: Ctx, id: string, input: CustomerInput)
   return retryOnRace(async () => {
     const current = await findCustomerItem(ctx, id);
     if (current.deleted_at) throw customerDeleted(id);
-    const next = applyCustomerInput(current, input, ctx.clock.now().toISOString());
+    const next = withExternalIdIndex(ctx, applyCustomerInput(current, input, ctx.clock.now().toISOString()));
     assertCurrencyChangeAllowed(current, next.currency);
     await Promise.all([entityRules(ctx, current, next, input), paymentMethodRules(ctx, current, next)]);
     next.lf = customerListFields(next);

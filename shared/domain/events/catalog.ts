@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'credit.created', 'credit.topup_transaction_created', 'credit.usage_transaction_created',
   'credit.expiration_transaction_created', 'credit.low_balance', 'credit.balance_at_zero',
   'payment_method.created', 'payment_method.deleted',
+  'event.price_calculated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -9,6 +9,7 @@ import { walletEvents, walletTransactionEvents } from '../wallets/events';
 import { promotionCodeEvents } from '../promotion-codes/events';
 import { quoteEvents } from '../quotes/events';
 import { subscriptionEvents } from '../subscriptions/events';
+import { usageEventEvents } from '../metering/events';
 import type { EventDraft } from './catalog';
 
 type Image = Record<string, unknown>;
@@ -31,6 +32,7 @@ const MAPPERS: Record<string, Mapper> = {
   invoice: invoiceEvents,
   quote: quoteEvents,
   subscription: subscriptionEvents,
+  usage_event: usageEventEvents,
 };
 
 /** The one pure function of DESIGN.md §6: an item change (old image, new image) → the events it means. */

@@ -1,0 +1,26 @@
+import type { RouteDefinition } from '../route-definition';
+import { eventBatchBody, eventBatchResource, eventBody, ingestionQuery, usagePath, usageQuery, usageResource, usageEventResource } from '../../shared/schemas/metering';
+
+const ingestion = 'Events are kept under `(workspace, record.id)`: sending a record id again replaces the event, and usage counts its latest version only. See docs/metering.md.';
+
+export const meteringRoutes: RouteDefinition[] = [
+  {
+    id: 'ingestEvent', method: 'POST', path: '/v1/events', handler: 'functions/metering/ingest-event.ts', scope: 'write', tag: 'Usage',
+    summary: 'Ingest one billable event', description: `${ingestion} A refused event is a 422 whose code says why.`,
+    request: { query: ingestionQuery, body: eventBody }, response: { status: 201, schema: usageEventResource },
+    indexes: ['gsi3'],
+  },
+  {
+    id: 'ingestEventBatch', method: 'POST', path: '/v1/events/batch', handler: 'functions/metering/ingest-batch.ts', scope: 'write', tag: 'Usage',
+    summary: 'Ingest 1 to 5,000 billable events (the body is their array)',
+    description: `${ingestion} Each event is checked on its own: the answer lists those stored and, with their position and the reason, those refused.`,
+    request: { query: ingestionQuery, body: eventBatchBody }, response: { status: 201, schema: eventBatchResource },
+    indexes: ['gsi3'],
+  },
+  {
+    id: 'getCustomerUsage', method: 'GET', path: '/v1/customers/{id}/usage', handler: 'functions/metering/get-usage.ts', scope: 'read', tag: 'Usage',
+    summary: "A customer's usage of one aggregator over [from, to), with its value per UTC day",
+    request: { path: usagePath, query: usageQuery }, response: { status: 200, schema: usageResource },
+    indexes: ['gsi2'],
+  },
+];

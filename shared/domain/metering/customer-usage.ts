@@ -1,0 +1,35 @@
+import type { Ctx } from '../../context';
+import { getItem } from '../../db/items';
+import { InvalidRequest, NotFound } from '../../errors';
+import { MAX_USAGE_DAYS } from '../../schemas/metering';
+import { findCustomerItem } from '../customers/read';
+import { aggregatorKey, type AggregatorItem } from './aggregator';
+import { readUsage } from './usage-read';
+
+export interface UsageQuery {
+  aggregator_id: string;
+  from: string;
+  to: string;
+}
+
+/** A live aggregator of the workspace, or 404. */
+export async function liveAggregator(ctx: Ctx, id: string): Promise<AggregatorItem> {
+  const item = await getItem<AggregatorItem>(aggregatorKey(ctx, id), true);
+  if (!item || item.deleted_at) throw new NotFound('aggregator', id);
+  return item;
+}
+
+/** `GET /v1/customers/{id}/usage`: the aggregated usage of one aggregator over [from, to), with its days. */
+export async function getCustomerUsage(ctx: Ctx, customerId: string, query: UsageQuery) {
+  const from = new Date(query.from).toISOString();
+  const to = new Date(query.to).toISOString();
+  if (from >= to) throw new InvalidRequest('Invalid query: query.to must be later than query.from.', [{ path: 'query.to', message: 'must be later than from' }]);
+  if (Date.parse(to) - Date.parse(from) > MAX_USAGE_DAYS * 86_400_000) {
+    throw new InvalidRequest(`Invalid query: a usage period spans at most ${MAX_USAGE_DAYS} days.`, [{ path: 'query.to', message: `must be at most ${MAX_USAGE_DAYS} days after from` }]);
+  }
+  const [customer, aggregator] = await Promise.all([findCustomerItem(ctx, customerId), liveAggregator(ctx, query.aggregator_id)]);
+  const usage = await readUsage(ctx, customer.id, aggregator, from, to);
+  return {
+    customer_id: customer.id, aggregator_id: aggregator.id, operation: aggregator.operation, unit_name: aggregator.unit_name, from, to, ...usage,
+  };
+}

@@ -1,0 +1,42 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { makeCtx } from '../../context';
+import { workspaceOf } from '../events/map-change';
+import { applyUsageChanges, type UsageChange } from './apply-usage';
+import { liveAggregators } from './usage-aggregators';
+import { USAGE_EVENT, type UsageEventItem } from './usage-event';
+
+const image = (raw: unknown): Record<string, unknown> | undefined => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
+
+/** A usage event as stored by ingest.ts; anything else on that key is left alone. */
+const asEvent = (item: Record<string, unknown> | undefined): UsageEventItem | undefined =>
+  item?._type === USAGE_EVENT && typeof item.timestamp === 'string' && typeof item.customer_id === 'string' && typeof item.event_type === 'string' &&
+  typeof item.id === 'string' && item.properties !== null && typeof item.properties === 'object'
+    ? (item as unknown as UsageEventItem)
+    : undefined;
+
+/** DynamoDB's TTL removing a raw event after its retention: its usage stays counted. */
+const expiredByTtl = (record: DynamoDBRecord) => record.userIdentity?.type === 'Service' && record.userIdentity?.principalId === 'dynamodb.amazonaws.com';
+
+/** The usage changes of a stream batch, by workspace. */
+export function usageChanges(records: DynamoDBRecord[]): Map<string, UsageChange[]> {
+  const byWorkspace = new Map<string, UsageChange[]>();
+  for (const record of records) {
+    if (expiredByTtl(record)) continue;
+    const before = asEvent(image(record.dynamodb?.OldImage));
+    const after = asEvent(image(record.dynamodb?.NewImage));
+    const workspace = workspaceOf((after ?? before)?.pk);
+    if ((!before && !after) || !workspace || !record.eventID) continue;
+    byWorkspace.set(workspace, [...(byWorkspace.get(workspace) ?? []), { changeId: record.eventID, before, after }]);
+  }
+  return byWorkspace;
+}
+
+/** Applies a stream batch's usage changes (apply-usage.ts): the workspace's aggregators read once per batch. */
+export async function applyUsageRecords(records: DynamoDBRecord[]): Promise<void> {
+  for (const [workspace, changes] of usageChanges(records)) {
+    const ctx = makeCtx(workspace, 'stream-usage');
+    await applyUsageChanges(ctx, await liveAggregators(ctx), changes);
+  }
+}

@@ -1,0 +1,95 @@
+import { arrayOf, dateTime, id, object, out, requireAll, resource, type Schema } from './common';
+
+/** The documented bounds of an event (docs/metering.md). */
+export const EVENT_BOUNDS = {
+  recordId: 255,
+  eventType: 100,
+  properties: 50,
+  propertyName: 100,
+  stringValue: 1_000,
+  arrayValues: 100,
+  /** The whole event, as JSON. */
+  bytes: 8_192,
+  batch: 5_000,
+} as const;
+
+export const EVENT_TYPE_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:-]*$';
+/** Property names: identifiers, and never a name JavaScript objects treat specially. */
+const propertyName = { type: 'string', maxLength: EVENT_BOUNDS.propertyName, pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$', not: { enum: ['__proto__', 'constructor', 'prototype'] } };
+const scalar: Schema = { anyOf: [{ type: 'string', maxLength: EVENT_BOUNDS.stringValue }, { type: 'number' }, { type: 'boolean' }] };
+const propertyValue: Schema = { anyOf: [...(scalar.anyOf as Schema[]), { type: 'array', maxItems: EVENT_BOUNDS.arrayValues, items: scalar }] };
+
+/** Epoch milliseconds from 1970 to 9999. */
+const epochMs = { type: 'integer', minimum: 0, maximum: 253_402_300_799_999 };
+
+/** One event: the body of `POST /v1/events`, and each element of a batch (checked one by one). */
+export const eventBody: Schema = object(
+  {
+    customer_id: { type: 'string', minLength: 1, maxLength: 255 },
+    event_type: { type: 'string', minLength: 1, maxLength: EVENT_BOUNDS.eventType, pattern: EVENT_TYPE_PATTERN },
+    timestamp: { anyOf: [dateTime, epochMs] },
+    record: {
+      type: 'object',
+      required: ['id'],
+      maxProperties: EVENT_BOUNDS.properties + 1,
+      propertyNames: propertyName,
+      properties: { id: { type: 'string', minLength: 1, maxLength: EVENT_BOUNDS.recordId } },
+      additionalProperties: propertyValue,
+    },
+  },
+  ['customer_id', 'event_type', 'timestamp', 'record'],
+);
+
+/** A batch: 1 to 5,000 events, each validated on its own so one bad event never rejects the others. */
+export const eventBatchBody: Schema = { type: 'array', minItems: 1, maxItems: EVENT_BOUNDS.batch, items: {} };
+
+export const ingestionQuery: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { with_price_calculation: { type: 'boolean', default: false, description: 'Price each event against the customer’s subscription and emit `event.price_calculated`.' } },
+};
+
+export const usageEventResource: Schema = resource({
+  id: { ...out.string, description: 'The record id you sent (`record.id`): sending it again replaces the event.' },
+  customer_id: { ...out.string, description: 'Our `cus_` id, also when you sent the external id.' },
+  event_type: out.string,
+  timestamp: out.dateTime,
+  record: { ...out.freeObject, description: 'The record as stored: `id` and its properties.' },
+  ingested_at: out.dateTime,
+});
+
+export const eventBatchResource: Schema = resource({
+  events_created: arrayOf(usageEventResource),
+  events_failed: arrayOf(
+    requireAll({
+      type: 'object',
+      properties: {
+        index: { ...out.integer, description: 'Position of the event in the batch.' },
+        event: { description: 'The event as sent.' },
+        error: { type: 'object', properties: { code: out.string, message: out.string } },
+      },
+    }),
+  ),
+});
+
+export const usagePath = object({ id }, ['id']);
+
+/** `from` and `to` bound the period [from, to) (at most MAX_USAGE_DAYS apart). */
+export const usageQuery: Schema = object({ aggregator_id: id, from: dateTime, to: dateTime }, ['aggregator_id', 'from', 'to']);
+export const MAX_USAGE_DAYS = 400;
+
+export const usageResource: Schema = resource({
+  customer_id: out.string,
+  aggregator_id: out.string,
+  operation: out.string,
+  unit_name: out.nullableString,
+  from: out.dateTime,
+  to: out.dateTime,
+  value: { ...out.integer, description: 'The aggregated value of the period [from, to).' },
+  days: arrayOf(
+    resource({
+      date: { ...out.string, description: 'A UTC day (YYYY-MM-DD), the part of it inside the period.' },
+      value: out.integer,
+    }),
+  ),
+});
