@@ -14,7 +14,7 @@ import { findAggregatorItem } from './aggregator-read';
 
 /**
  * Creates an aggregator: one transaction of the item and the workspace's count of live aggregators, which refuses the
- * one past MAX_AGGREGATORS (422 `aggregator_limit_reached`).
+ * one past MAX_AGGREGATORS (422 `aggregator_limit_reached`), however many creations race.
  */
 export async function createAggregator(ctx: Ctx, input: AggregatorCreateInput): Promise<Aggregator> {
   assertNoErrors(definitionErrors(input));
@@ -35,15 +35,18 @@ export async function createAggregator(ctx: Ctx, input: AggregatorCreateInput): 
     updated_at: now,
     deleted_at: null,
   };
-  try {
-    await transactWrite([
-      { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-      counterUpdate(ctx, AGGREGATORS, 1, MAX_AGGREGATORS),
-    ]);
-  } catch (error) {
-    if (error instanceof ConditionFailed && error.index === 1) throw aggregatorLimitReached();
-    throw error;
-  }
+  // Concurrent creations contend on the counter: a transaction conflict is retried, a full workspace is not.
+  await retryOnRace(async () => {
+    try {
+      await transactWrite([
+        { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+        counterUpdate(ctx, AGGREGATORS, 1, MAX_AGGREGATORS),
+      ]);
+    } catch (error) {
+      if (error instanceof ConditionFailed && error.index === 1) throw aggregatorLimitReached();
+      throw error;
+    }
+  });
   return toAggregator(item);
 }
 
