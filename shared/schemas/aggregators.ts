@@ -21,7 +21,13 @@ export const AGGREGATOR_BOUNDS = {
 } as const;
 
 /** An event type or a record property name. */
-export const eventName: Schema = { type: 'string', minLength: 1, maxLength: AGGREGATOR_BOUNDS.eventName, pattern: PATTERNS.eventName };
+export const eventName: Schema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: AGGREGATOR_BOUNDS.eventName,
+  pattern: PATTERNS.eventName,
+  description: '1–100 characters of letters, digits and `_ . : -`, starting with a letter, digit or `_`.',
+};
 
 const numberValue = {
   type: 'number',
@@ -35,30 +41,31 @@ const scalarValue: Schema = { anyOf: [text(AGGREGATOR_BOUNDS.stringValue), numbe
  * One condition on a record property. Whether `value` must be there, and of which type, depends on the operator;
  * the domain checks that agreement and names each broken rule (shared/domain/metering/aggregator-input.ts).
  */
-export const aggregatorFilter: Schema = {
-  ...object(
-    {
-      property: eventName,
-      operator: { type: 'string', enum: FILTER_OPERATORS },
-      value: { anyOf: [scalarValue, { type: 'array', minItems: 1, maxItems: AGGREGATOR_BOUNDS.filterValues, items: scalarValue }] },
+export const aggregatorFilter: Schema = object(
+  {
+    property: { ...eventName, description: 'The record property tested.' },
+    operator: { type: 'string', enum: FILTER_OPERATORS },
+    value: {
+      anyOf: [scalarValue, { type: 'array', minItems: 1, maxItems: AGGREGATOR_BOUNDS.filterValues, items: scalarValue }],
+      description:
+        'A string (≤ 255 characters), number (±(2^53 − 1), ≤ 9 decimals) or boolean for `equals` / `not_equals`; an array of 1 to 100 of ' +
+        'those for `in` / `not_in`; a number for `greater_than`, `greater_than_or_equal`, `less_than`, `less_than_or_equal`; absent for ' +
+        '`exists` / `not_exists`.',
     },
-    ['property', 'operator'],
-  ),
-  description:
-    '`value` is a string, number or boolean for `equals` / `not_equals`; an array of 1 to 100 of those for `in` / `not_in`; ' +
-    'a number for `greater_than`, `greater_than_or_equal`, `less_than`, `less_than_or_equal`; absent for `exists` / `not_exists`.',
-};
+  },
+  ['property', 'operator'],
+);
 
 const definitionMembers: Record<string, Schema> = {
-  event_type: eventName,
+  event_type: { ...eventName, description: `The event type counted: ${eventName.description}` },
   operation: { type: 'string', enum: AGGREGATE_OPERATIONS },
   property: { ...nullable(eventName), description: 'The record property aggregated: required for every operation but `count`, which takes none (null).' },
-  filters: { type: 'array', maxItems: AGGREGATOR_BOUNDS.filters, items: aggregatorFilter, description: 'All must hold for an event to count.' },
+  filters: { type: 'array', maxItems: AGGREGATOR_BOUNDS.filters, items: aggregatorFilter, description: 'At most 20 (16 KB as JSON); all must hold for an event to count.' },
 };
 
 const editableMembers: Record<string, Schema> = {
   name: text(AGGREGATOR_BOUNDS.name, 1),
-  unit_name: nullable(text(AGGREGATOR_BOUNDS.unitName, 1)),
+  unit_name: { ...nullable(text(AGGREGATOR_BOUNDS.unitName, 1)), description: 'What one unit of the quantity is called (`token`, `GB`), shown beside usage quantities.' },
 };
 
 export const aggregatorCreateBody = object({ ...editableMembers, ...definitionMembers }, ['name', 'event_type', 'operation']);
