@@ -1,3 +1,4 @@
+import { aggregatorRoutes } from './aggregators/routes';
 import { catalogRoutes } from './catalog/routes';
 import { couponRoutes } from './coupons/routes';
 import { creditRoutes } from './credits/routes';
@@ -25,6 +26,7 @@ export const routes: RouteDefinition[] = [
   ...customerRoutes,
   ...paymentMethodRoutes,
   ...catalogRoutes,
+  ...aggregatorRoutes,
   ...couponRoutes, ...promotionCodeRoutes,
   ...quoteRoutes,
   ...subscriptionRoutes,

@@ -53,6 +53,7 @@ const TAGS: Record<string, string> = {
   'Payment methods': "A customer's saved cards and mandates (tokenized by the sandbox payment provider).",
   Products: 'The catalog: fees, seats, usage and credit products, with their price configurations.',
   Prices: 'Price configurations (flat, volume, tiered, bundle…), price books and price simulation.',
+  Aggregators: 'Usage metering: which events count, and how (count, sum, max, unique count, latest), for usage-priced and credit products.',
   Coupons: 'Discounts (percentage or amount, once, for some periods or forever) applied to invoices and subscriptions.',
   'Promotion codes': 'Customer-facing codes that apply a coupon, with redemption limits.',
   Quotes: 'Quotes from draft to signature; signing creates or changes a subscription or issues an invoice.',

@@ -40,11 +40,14 @@ export class Forbidden extends DomainError {
   }
 }
 
-/** 404: unknown id, or an id of another workspace (indistinguishable on purpose). */
+/**
+ * 404: unknown id, or an id of another workspace (indistinguishable on purpose). `not_found` when the path names the
+ * resource; a route that reads another resource by a query parameter names which one was missing by its own code.
+ */
 export class NotFound extends DomainError {
   readonly status = 404;
-  constructor(resource: string, id: string) {
-    super('not_found', `No ${resource} with id '${id}'.`);
+  constructor(resource: string, id: string, code = 'not_found') {
+    super(code, `No ${resource} with id '${id}'.`);
   }
 }
 

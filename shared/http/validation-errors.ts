@@ -5,7 +5,7 @@ import { FORMAT_NAMES } from '../schemas/formats';
 /** Turns ajv errors into `{path, message}` a person can act on: `body.billing_address.country`, not `#/…`. */
 export function toFieldErrors(part: 'path' | 'query' | 'body', errors: ErrorObject[]): FieldError[] {
   const seen = new Set<string>();
-  const result: FieldError[] = [];
+  const result: (FieldError & { wrongType: boolean })[] = [];
   for (const error of errors) {
     // anyOf (nullable) repeats the branch errors; keep the type error of the first branch and the anyOf summary out.
     if (error.keyword === 'anyOf') continue;
@@ -15,9 +15,12 @@ export function toFieldErrors(part: 'path' | 'query' | 'body', errors: ErrorObje
     if (seen.has(key) || (error.keyword === 'type' && error.params.type === 'null' && seen.has(field))) continue;
     seen.add(key);
     seen.add(field);
-    result.push({ path: field, message });
+    result.push({ path: field, message, wrongType: error.keyword === 'type' });
   }
-  return result;
+  // When a branch of an anyOf had the right type and failed on something else (an array too long, a member inside),
+  // the other branches' "must be <type>" only hide that: keep what the matching branch said.
+  const saidMore = (path: string) => result.some((e) => (e.path === path && !e.wrongType) || e.path.startsWith(`${path}.`));
+  return result.filter((e) => !e.wrongType || !saidMore(e.path)).map(({ path, message }) => ({ path, message }));
 }
 
 function fieldPath(part: string, error: ErrorObject): string {

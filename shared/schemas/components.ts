@@ -1,3 +1,4 @@
+import { aggregatorResource } from './aggregators';
 import { couponResource } from './coupons';
 import { creditBalanceResource, creditTransactionListItem, creditTransactionResource } from './credits';
 import { customerResource } from './customers';
@@ -30,6 +31,7 @@ export const schemaComponents: Record<string, Schema> = {
   ProductPriceConfiguration: embeddedPriceConfigurationResource,
   PriceBook: priceBookResource,
   PriceSimulation: simulationResource,
+  Aggregator: aggregatorResource,
   Coupon: couponResource,
   PromotionCode: promotionCodeResource,
   Quote: quoteResource,

@@ -14,6 +14,8 @@ export const PATTERNS = {
   uri: '^[a-zA-Z][a-zA-Z0-9+.-]*:[^\\s]+$',
   hexColor: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$',
   decimalInteger: '^-?[0-9]{1,16}$',
+  /** Event types and record property names (metering): letters, digits and `_ . : -`, starting with a letter, digit or `_`. */
+  eventName: '^[A-Za-z0-9_][A-Za-z0-9_.:-]*$',
   numberPattern: '^(?:[^{}]|\\{(?:number|YYYY|MM|DD)\\})*\\{number\\}(?:[^{}]|\\{(?:number|YYYY|MM|DD)\\})*$',
 } as const;
 
@@ -25,5 +27,6 @@ export const FORMAT_NAMES: Record<string, string> = {
   [PATTERNS.uri]: 'an absolute URI',
   [PATTERNS.hexColor]: 'a hexadecimal colour (#rgb, #rgba, #rrggbb or #rrggbbaa)',
   [PATTERNS.decimalInteger]: 'a decimal integer (digits only, at most 16)',
+  [PATTERNS.eventName]: 'a name of letters, digits and _ . : - (starting with a letter, digit or _)',
   [PATTERNS.numberPattern]: 'a pattern containing {number} and only the elements {number}, {YYYY}, {MM}, {DD}',
 };

@@ -21,6 +21,11 @@ export interface ProductItem extends StoredItem {
   accounting: Record<string, unknown>;
   is_available_on_demand: boolean;
   is_available_on_subscription: boolean;
+  /** The aggregator that meters a `dynamic` or `credit` product; null otherwise (items written before metering lack it). */
+  aggregator_id?: string | null;
+  /** Its entry under that aggregator (shared/domain/metering/aggregator-products.ts). */
+  gsi3pk?: string;
+  gsi3sk?: string;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -30,7 +35,7 @@ export type ProductInput = Partial<
   Pick<
     ProductItem,
     | 'name' | 'description' | 'description_display_interval_dates' | 'public_description' | 'translations' | 'properties'
-    | 'custom_properties' | 'accounting' | 'is_available_on_demand' | 'is_available_on_subscription'
+    | 'custom_properties' | 'accounting' | 'is_available_on_demand' | 'is_available_on_subscription' | 'aggregator_id'
   >
 >;
 
@@ -54,6 +59,7 @@ export function toProduct(item: ProductItem, configurations: PriceConfigurationI
     accounting: item.accounting,
     is_available_on_demand: item.is_available_on_demand,
     is_available_on_subscription: item.is_available_on_subscription,
+    aggregator_id: item.aggregator_id ?? null,
     price_configurations: configurations.map((c) => {
       const { product_id: _product, ...embedded } = toPriceConfiguration(c);
       return { ...embedded, prices: embedded.prices.map((price) => ({ ...price, type: c.type })) };

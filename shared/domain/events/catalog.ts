@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'price_configuration.created', 'price_configuration.updated', 'price_configuration.archived',
   'coupon.created', 'coupon.updated', 'coupon.deleted',
   'promotion_code.created', 'promotion_code.updated', 'promotion_code.deleted',
+  'aggregator.created', 'aggregator.updated', 'aggregator.deleted',
   'quote.created', 'quote.updated', 'quote.approved', 'quote.sent', 'quote.signed', 'quote.voided',
   'subscription.created', 'subscription.activated', 'subscription.updated', 'subscription.cancelled',
   'invoice.created', 'invoice.grace_period.started', 'invoice.ready', 'invoice.settled', 'invoice.errored', 'invoice.voided',

@@ -6,6 +6,7 @@ import { invoiceEvents } from '../invoices/events';
 import { invoicingEntityEvents } from '../invoicing-entities/events';
 import { paymentMethodEvents } from '../payment-methods/events';
 import { walletEvents, walletTransactionEvents } from '../wallets/events';
+import { aggregatorEvents } from '../metering/aggregator-events';
 import { promotionCodeEvents } from '../promotion-codes/events';
 import { quoteEvents } from '../quotes/events';
 import { subscriptionEvents } from '../subscriptions/events';
@@ -25,6 +26,7 @@ const MAPPERS: Record<string, Mapper> = {
   coupon: couponEvents, promotion_code: promotionCodeEvents,
   product: productEvents,
   price_configuration: priceConfigurationEvents,
+  aggregator: aggregatorEvents,
   wallet: walletEvents,
   wallet_transaction: walletTransactionEvents,
   credit_balance: creditBalanceEvents, credit_transaction: creditTransactionEvents,

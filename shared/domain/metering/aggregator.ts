@@ -48,3 +48,21 @@ export interface AggregatorItem extends StoredItem, Aggregator {
 
 export const aggregatorKey = (ctx: Ctx, id: string) => collectionKey(ctx, AGGREGATORS, id);
 export const aggregatorsPartition = (ctx: Ctx) => collectionPartition(ctx, AGGREGATORS);
+
+/** The `_type` of an aggregator item (the stream maps its changes to `aggregator.*` events). */
+export const AGGREGATOR_ITEM_TYPE = 'aggregator';
+
+/** The public representation: every member of `Aggregator`, nothing of the stored item. */
+export function toAggregator(item: AggregatorItem): Aggregator {
+  return {
+    id: item.id,
+    name: item.name,
+    event_type: item.event_type,
+    operation: item.operation,
+    property: item.property,
+    filters: item.filters.map((f) => ({ property: f.property, operator: f.operator, ...(f.value !== undefined && { value: f.value }) })),
+    unit_name: item.unit_name,
+    created_at: item.created_at,
+    updated_at: item.updated_at,
+  };
+}

@@ -1,3 +1,4 @@
+import { aggregatorFixtures } from './aggregators';
 import { catalogFixtures } from './catalog';
 import { couponFixtures } from './coupons';
 import { creditFixtures } from './credits';
@@ -18,6 +19,7 @@ const areas: AreaFixtures[] = [
   customerFixtures,
   paymentMethodFixtures,
   catalogFixtures,
+  aggregatorFixtures,
   couponFixtures, promotionCodeFixtures,
   quoteFixtures,
   subscriptionFixtures,

@@ -1,0 +1,106 @@
+import { AGGREGATE_OPERATIONS, FILTER_OPERATORS } from '../domain/metering/aggregator';
+import { enumOf, nullable, object, out, requireAll, text, type Schema } from './common';
+import { PATTERNS } from './formats';
+import { pagingQuery } from './list-query';
+
+/** The bounds of an aggregator's definition (docs/metering.md, "Aggregators"). */
+export const AGGREGATOR_BOUNDS = {
+  name: 200,
+  unitName: 100,
+  /** Event types and property names: at most this many characters of PATTERNS.eventName. */
+  eventName: 100,
+  filters: 20,
+  /** Values of one `in` / `not_in` filter. */
+  filterValues: 100,
+  /** Characters of one string value. */
+  stringValue: 255,
+  /** Decimals of a number value (the numbers themselves stay within ±(2^53 − 1)). */
+  numberDecimals: 9,
+  /** Bytes of the filters as JSON: 500 aggregators of a workspace stay a few Query pages for the usage pipeline. */
+  filtersBytes: 16_384,
+} as const;
+
+/** An event type or a record property name. */
+export const eventName: Schema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: AGGREGATOR_BOUNDS.eventName,
+  pattern: PATTERNS.eventName,
+  description: '1–100 characters of letters, digits and `_ . : -`, starting with a letter, digit or `_`.',
+};
+
+const numberValue = {
+  type: 'number',
+  minimum: -Number.MAX_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+  multipleOf: Number(`1e-${AGGREGATOR_BOUNDS.numberDecimals}`),
+};
+const scalarValue: Schema = { anyOf: [text(AGGREGATOR_BOUNDS.stringValue), numberValue, { type: 'boolean' }] };
+
+/**
+ * One condition on a record property. Whether `value` must be there, and of which type, depends on the operator;
+ * the domain checks that agreement and names each broken rule (shared/domain/metering/aggregator-input.ts).
+ */
+export const aggregatorFilter: Schema = object(
+  {
+    property: { ...eventName, description: 'The record property tested.' },
+    operator: { type: 'string', enum: FILTER_OPERATORS },
+    value: {
+      anyOf: [scalarValue, { type: 'array', minItems: 1, maxItems: AGGREGATOR_BOUNDS.filterValues, items: scalarValue }],
+      description:
+        'A string (≤ 255 characters), number (±(2^53 − 1), ≤ 9 decimals) or boolean for `equals` / `not_equals`; an array of 1 to 100 of ' +
+        'those for `in` / `not_in`; a number for `greater_than`, `greater_than_or_equal`, `less_than`, `less_than_or_equal`; absent for ' +
+        '`exists` / `not_exists`.',
+    },
+  },
+  ['property', 'operator'],
+);
+
+const definitionMembers: Record<string, Schema> = {
+  event_type: { ...eventName, description: `The event type counted: ${eventName.description}` },
+  operation: { type: 'string', enum: AGGREGATE_OPERATIONS },
+  property: { ...nullable(eventName), description: 'The record property aggregated: required for every operation but `count`, which takes none (null).' },
+  filters: { type: 'array', maxItems: AGGREGATOR_BOUNDS.filters, items: aggregatorFilter, description: 'At most 20 (16 KB as JSON); all must hold for an event to count.' },
+};
+
+const editableMembers: Record<string, Schema> = {
+  name: text(AGGREGATOR_BOUNDS.name, 1),
+  unit_name: { ...nullable(text(AGGREGATOR_BOUNDS.unitName, 1)), description: 'What one unit of the quantity is called (`token`, `GB`), shown beside usage quantities.' },
+};
+
+export const aggregatorCreateBody = object({ ...editableMembers, ...definitionMembers }, ['name', 'event_type', 'operation']);
+
+/**
+ * Partial. `name` and `unit_name` change freely; the definition (`event_type`, `operation`, `property`, `filters`) may
+ * be repeated as it is, never changed (422 `aggregator_definition_immutable`).
+ */
+export const aggregatorUpdateBody = object({ ...editableMembers, ...definitionMembers });
+
+export const aggregatorListQuery = { type: 'object', additionalProperties: false, properties: { ...pagingQuery } };
+
+const scalarOut = { type: ['string', 'number', 'boolean'] };
+
+export const aggregatorFilterResource: Schema = {
+  type: 'object',
+  required: ['property', 'operator'],
+  properties: {
+    property: out.string,
+    operator: enumOf(FILTER_OPERATORS),
+    value: { anyOf: [scalarOut, { type: 'array', items: scalarOut }], description: 'Absent for `exists` and `not_exists`.' },
+  },
+};
+
+export const aggregatorResource: Schema = requireAll({
+  type: 'object',
+  properties: {
+    id: out.string,
+    name: out.string,
+    event_type: out.string,
+    operation: enumOf(AGGREGATE_OPERATIONS),
+    property: out.nullableString,
+    filters: { type: 'array', items: aggregatorFilterResource },
+    unit_name: out.nullableString,
+    created_at: out.dateTime,
+    updated_at: out.dateTime,
+  },
+});
