@@ -1,4 +1,5 @@
 import { arrayOf, dateTime, id, object, out, requireAll, resource, type Schema } from './common';
+import { PATTERNS } from './formats';
 
 /** The documented bounds of an event (docs/metering.md). */
 export const EVENT_BOUNDS = {
@@ -13,9 +14,8 @@ export const EVENT_BOUNDS = {
   batch: 5_000,
 } as const;
 
-export const EVENT_TYPE_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:-]*$';
-/** Property names: identifiers, and never a name JavaScript objects treat specially. */
-const propertyName = { type: 'string', maxLength: EVENT_BOUNDS.propertyName, pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$', not: { enum: ['__proto__', 'constructor', 'prototype'] } };
+/** Property names: the names aggregators can name, and never one JavaScript objects treat specially. */
+const propertyName = { type: 'string', maxLength: EVENT_BOUNDS.propertyName, pattern: PATTERNS.eventName, not: { enum: ['__proto__', 'constructor', 'prototype'] } };
 const scalar: Schema = { anyOf: [{ type: 'string', maxLength: EVENT_BOUNDS.stringValue }, { type: 'number' }, { type: 'boolean' }] };
 const propertyValue: Schema = { anyOf: [...(scalar.anyOf as Schema[]), { type: 'array', maxItems: EVENT_BOUNDS.arrayValues, items: scalar }] };
 
@@ -26,7 +26,7 @@ const epochMs = { type: 'integer', minimum: 0, maximum: 253_402_300_799_999 };
 export const eventBody: Schema = object(
   {
     customer_id: { type: 'string', minLength: 1, maxLength: 255 },
-    event_type: { type: 'string', minLength: 1, maxLength: EVENT_BOUNDS.eventType, pattern: EVENT_TYPE_PATTERN },
+    event_type: { type: 'string', minLength: 1, maxLength: EVENT_BOUNDS.eventType, pattern: PATTERNS.eventName },
     timestamp: { anyOf: [dateTime, epochMs] },
     record: {
       type: 'object',

@@ -1,22 +1,14 @@
 import type { Ctx } from '../../context';
-import { getItem } from '../../db/items';
-import { InvalidRequest, NotFound } from '../../errors';
+import { InvalidRequest } from '../../errors';
 import { MAX_USAGE_DAYS } from '../../schemas/metering';
 import { findCustomerItem } from '../customers/read';
-import { aggregatorKey, type AggregatorItem } from './aggregator';
+import { getAggregator } from './aggregator-read';
 import { readUsage } from './usage-read';
 
 export interface UsageQuery {
   aggregator_id: string;
   from: string;
   to: string;
-}
-
-/** A live aggregator of the workspace, or 404. */
-export async function liveAggregator(ctx: Ctx, id: string): Promise<AggregatorItem> {
-  const item = await getItem<AggregatorItem>(aggregatorKey(ctx, id), true);
-  if (!item || item.deleted_at) throw new NotFound('aggregator', id);
-  return item;
 }
 
 /** `GET /v1/customers/{id}/usage`: the aggregated usage of one aggregator over [from, to), with its days. */
@@ -27,7 +19,7 @@ export async function getCustomerUsage(ctx: Ctx, customerId: string, query: Usag
   if (Date.parse(to) - Date.parse(from) > MAX_USAGE_DAYS * 86_400_000) {
     throw new InvalidRequest(`Invalid query: a usage period spans at most ${MAX_USAGE_DAYS} days.`, [{ path: 'query.to', message: `must be at most ${MAX_USAGE_DAYS} days after from` }]);
   }
-  const [customer, aggregator] = await Promise.all([findCustomerItem(ctx, customerId), liveAggregator(ctx, query.aggregator_id)]);
+  const [customer, aggregator] = await Promise.all([findCustomerItem(ctx, customerId), getAggregator(ctx, query.aggregator_id)]);
   const usage = await readUsage(ctx, customer.id, aggregator, from, to);
   return {
     customer_id: customer.id, aggregator_id: aggregator.id, operation: aggregator.operation, unit_name: aggregator.unit_name, from, to, ...usage,

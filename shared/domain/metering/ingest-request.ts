@@ -4,7 +4,7 @@ import type { ValidateFunction } from '../../http/route-meta';
 import { toFieldErrors } from '../../http/validation-errors';
 import { ingestEvents, type Checked, type EventInput, type IngestResult } from './ingest';
 import { priceCalculator } from './price-calculation';
-import type { UsageEvent } from './usage-event';
+import type { PublicUsageEvent } from './usage-event';
 
 export interface IngestionOptions {
   with_price_calculation: boolean;
@@ -13,7 +13,7 @@ export interface IngestionOptions {
 const decorator = async (ctx: Ctx, options: IngestionOptions) => (options.with_price_calculation ? await priceCalculator(ctx) : undefined);
 
 /** `POST /v1/events`: the event stored, or a 422 whose code says why not (503 when DynamoDB kept refusing it). */
-export async function ingestOne(ctx: Ctx, event: EventInput, options: IngestionOptions): Promise<UsageEvent> {
+export async function ingestOne(ctx: Ctx, event: EventInput, options: IngestionOptions): Promise<PublicUsageEvent> {
   const { created, failed } = await ingestEvents(ctx, [{ index: 0, event }], await decorator(ctx, options));
   const failure = failed[0];
   if (failure?.error.code === 'throttled') throw new ServiceUnavailable(failure.error.message);

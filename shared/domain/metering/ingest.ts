@@ -4,7 +4,7 @@ import { db, tableName } from '../../db/client';
 import type { PropertyValue } from './aggregator';
 import { resolveCustomers, type RefProblem } from './customer-refs';
 import {
-  eventIndexKeys, FUTURE_SKEW_MS, PAST_HORIZON_MS, RETENTION_DAYS, toUsageEvent, USAGE_EVENT, usageEventKey, type UsageEvent, type UsageEventItem,
+  eventIndexKeys, FUTURE_SKEW_MS, PAST_HORIZON_MS, RETENTION_DAYS, toUsageEvent, USAGE_EVENT, usageEventKey, type PublicUsageEvent, type UsageEventItem,
 } from './usage-event';
 import { EVENT_BOUNDS } from '../../schemas/metering';
 
@@ -23,7 +23,7 @@ export interface EventFailure {
 }
 
 export interface IngestResult {
-  created: UsageEvent[];
+  created: PublicUsageEvent[];
   failed: EventFailure[];
 }
 
@@ -57,7 +57,7 @@ export async function ingestEvents(ctx: Ctx, checked: Checked[], decorate: (item
     else items.push({ ...entry, item: await decorate(eventItem(ctx, entry.event, resolved.customerId, now)) });
   }
   const unwritten = await writeLatest(items.map((i) => i.item));
-  const created: UsageEvent[] = [];
+  const created: PublicUsageEvent[] = [];
   for (const { index, event, item } of items) {
     if (unwritten.has(item.id)) failed.push({ index, event, error: { code: 'throttled', message: 'DynamoDB refused the write after retries; send this event again (same record.id).' } });
     else created.push(toUsageEvent(item));

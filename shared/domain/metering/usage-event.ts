@@ -72,11 +72,14 @@ export const eventIndexKeys = (ctx: Ctx, customerId: string, timestamp: string, 
   gsi2sk: `${timestamp}#${recordId}`,
 });
 
-export const toUsageEvent = (item: UsageEventItem): UsageEvent => ({
+/** The public form: the record as sent (`id` and its properties), the customer resolved to its `cus_` id. */
+export const toUsageEvent = (item: UsageEventItem) => ({
   id: item.id,
   customer_id: item.customer_id,
   event_type: item.event_type,
   timestamp: item.timestamp,
-  properties: item.properties,
+  record: { id: item.id, ...item.properties },
   ingested_at: item.ingested_at,
 });
+
+export type PublicUsageEvent = ReturnType<typeof toUsageEvent>;

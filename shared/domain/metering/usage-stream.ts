@@ -4,7 +4,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { makeCtx } from '../../context';
 import { workspaceOf } from '../events/map-change';
 import { applyUsageChanges, type UsageChange } from './apply-usage';
-import { liveAggregators } from './usage-aggregators';
+import { listAggregatorItems } from './aggregator-read';
 import { USAGE_EVENT, type UsageEventItem } from './usage-event';
 
 const image = (raw: unknown): Record<string, unknown> | undefined => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
@@ -37,6 +37,6 @@ export function usageChanges(records: DynamoDBRecord[]): Map<string, UsageChange
 export async function applyUsageRecords(records: DynamoDBRecord[]): Promise<void> {
   for (const [workspace, changes] of usageChanges(records)) {
     const ctx = makeCtx(workspace, 'stream-usage');
-    await applyUsageChanges(ctx, await liveAggregators(ctx), changes);
+    await applyUsageChanges(ctx, await listAggregatorItems(ctx), changes);
   }
 }
