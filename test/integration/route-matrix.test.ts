@@ -4,7 +4,7 @@
  */
 import { routes, type RouteDefinition } from '../../functions/routes';
 import { startTestApi, withEntity, type Client, type Reply, type TestApi } from '../support/api';
-import { resourceFixtures as fixtures, validBodies } from '../support/route-fixtures';
+import { resourceFixtures as fixtures, validBodies, validQueries } from '../support/route-fixtures';
 import { tokenMatrix, type TokenVariant } from '../support/token-variants';
 
 /** The fixture of a route: the longest registered path that starts its path. */
@@ -29,7 +29,7 @@ afterAll(() => api.close());
 
 async function call(route: RouteDefinition, headers: Record<string, string>, body?: string, params: Record<string, string> = {}) {
   const hasBody = route.request.body !== undefined;
-  return api.raw(route.method, fill(route.path, params), {
+  return api.raw(route.method, fill(route.path, params) + (validQueries[route.id] ?? ''), {
     headers: { ...(hasBody && { 'content-type': 'application/json' }), ...headers },
     body: hasBody ? (body ?? JSON.stringify(validBodies[route.id])) : undefined,
   });
@@ -98,9 +98,11 @@ describe.each(routes.map((r) => [label(r), r] as const))('%s', (_, route) => {
   if (route.request.body) {
     it('answers 400 with a JSON error body for malformed JSON and for wrong types', async () => {
       const authorization = `Bearer ${owner.token}`;
-      const firstMember = Object.entries((route.request.body!.properties ?? {}) as Record<string, { type?: string }>)[0]!;
-      const wrongValue = firstMember[1].type === 'string' ? 12345 : 'not-the-right-type';
-      for (const body of ['{"name": ', 'not json', '[]', '"a string"', JSON.stringify({ [firstMember[0]]: wrongValue })]) {
+      const firstMember = Object.entries((route.request.body!.properties ?? {}) as Record<string, { type?: string }>)[0];
+      const wrongValue = firstMember?.[1].type === 'string' ? 12345 : 'not-the-right-type';
+      // An array body (a batch) gets an object; an object body gets its first member with the wrong type.
+      const wrongType = firstMember ? JSON.stringify({ [firstMember[0]]: wrongValue }) : '{"events": []}';
+      for (const body of ['{"name": ', 'not json', '[]', '"a string"', wrongType]) {
         const reply = await call(route, { authorization }, body);
         expect([body, reply.status]).toEqual([body, 400]);
         expect(reply.headers.get('content-type')).toContain('application/json');

@@ -5,6 +5,7 @@ import { creditFixtures } from './credits';
 import { customerFixtures } from './customers';
 import { invoiceFixtures } from './invoices';
 import { invoicingEntityFixtures } from './invoicing-entities';
+import { meteringFixtures } from './metering';
 import { oauthFixtures } from './oauth';
 import { paymentMethodFixtures } from './payment-methods';
 import { promotionCodeFixtures } from './promotion-codes';
@@ -26,9 +27,11 @@ const areas: AreaFixtures[] = [
   invoiceFixtures,
   walletFixtures,
   creditFixtures,
+  meteringFixtures,
   webhookFixtures,
   oauthFixtures,
 ];
 
 export const resourceFixtures: AreaFixtures['resources'] = Object.assign({}, ...areas.map((a) => a.resources));
 export const validBodies: AreaFixtures['bodies'] = Object.assign({}, ...areas.map((a) => a.bodies));
+export const validQueries: Record<string, string> = Object.assign({}, ...areas.map((a) => a.queries ?? {}));
