@@ -17,7 +17,7 @@ export const AGGREGATOR_BOUNDS = {
   /** Decimals of a number value (the numbers themselves stay within ±(2^53 − 1)). */
   numberDecimals: 9,
   /** Bytes of the filters as JSON: 500 aggregators of a workspace stay a few Query pages for the usage pipeline. */
-  filtersBytes: 16_384,
+  filtersBytes: 8_192,
 } as const;
 
 /** An event type or a record property name. */
@@ -60,7 +60,7 @@ const definitionMembers: Record<string, Schema> = {
   event_type: { ...eventName, description: `The event type counted: ${eventName.description}` },
   operation: { type: 'string', enum: AGGREGATE_OPERATIONS },
   property: { ...nullable(eventName), description: 'The record property aggregated: required for every operation but `count`, which takes none (null).' },
-  filters: { type: 'array', maxItems: AGGREGATOR_BOUNDS.filters, items: aggregatorFilter, description: 'At most 20 (16 KB as JSON); all must hold for an event to count.' },
+  filters: { type: 'array', maxItems: AGGREGATOR_BOUNDS.filters, items: aggregatorFilter, description: 'At most 20 (8 KB as JSON); all must hold for an event to count.' },
 };
 
 const editableMembers: Record<string, Schema> = {

@@ -129,7 +129,7 @@ describe('POST /v1/aggregators', () => {
     expect(await filtered([{ property: 'a', operator: 'exists', extra: 1 }])).toEqual(['body.filters.0.extra is not a known member']);
   });
 
-  it('bounds filters: 20 at most, 1 to 100 values in a list, strings of 255, numbers within 2^53 with 9 decimals, 16 KB in all', async () => {
+  it('bounds filters: 20 at most, 1 to 100 values in a list, strings of 255, numbers within 2^53 with 9 decimals, 8 KB in all', async () => {
     const exists = { property: 'a', operator: 'exists' };
     expect((await create({ ...count, filters: Array(20).fill(exists) })).filters).toHaveLength(20);
     expect(await refusal({ ...count, filters: Array(21).fill(exists) })).toEqual(['body.filters must NOT have more than 20 items']);
@@ -149,7 +149,7 @@ describe('POST /v1/aggregators', () => {
       'body.filters.0.value must be string', 'body.filters.0.value must be number', 'body.filters.0.value must be boolean', 'body.filters.0.value must be array',
     ]);
     const large = Array.from({ length: 20 }, (_, f) => ({ property: `p${f}`, operator: 'in', value: Array.from({ length: 100 }, (_, i) => `value-${f}-${i}`) }));
-    expect(await refusal({ ...count, filters: large })).toEqual([expect.stringMatching(/^body\.filters take \d+ bytes as JSON; at most 16384$/)]);
+    expect(await refusal({ ...count, filters: large })).toEqual([expect.stringMatching(/^body\.filters take \d+ bytes as JSON; at most 8192$/)]);
   });
 });
 
