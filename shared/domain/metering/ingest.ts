@@ -83,7 +83,8 @@ function sizeProblem(event: EventInput): { code: string; message: string } | und
   return bytes > EVENT_BOUNDS.bytes ? { code: 'event_too_large', message: `The event is ${bytes} bytes as JSON; at most ${EVENT_BOUNDS.bytes} are accepted.` } : undefined;
 }
 
-function eventItem(ctx: Ctx, event: EventInput, customerId: string, now: Date): UsageEventItem {
+/** The stored item of an event (exported for the benchmark's floor, which writes the very same items). */
+export function eventItem(ctx: Ctx, event: EventInput, customerId: string, now: Date): UsageEventItem {
   const { id, ...properties } = event.record;
   const at = eventTime(event.timestamp);
   const timestamp = at.toISOString();
