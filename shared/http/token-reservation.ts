@@ -13,11 +13,11 @@
 
 /** How far ahead a block should last, at the rate of the last second. */
 export const LEAD_MS = 250;
-/** The largest block, as a share of the limit: it bounds what one instance can leave unused in a window. */
-export const MAX_BLOCK_SHARE = 1 / 20;
+/** The largest block is the limit divided by this (5%): it bounds what one instance can leave unused in a window. */
+export const BLOCK_CAP_DIVISOR = 20;
 
 /** The largest block an instance reserves for a window of `limit` requests: 5% of it, at least one token. */
-export const blockCap = (limit: number): number => Math.max(1, Math.floor(limit * MAX_BLOCK_SHARE));
+export const blockCap = (limit: number): number => Math.max(1, Math.floor(limit / BLOCK_CAP_DIVISOR));
 
 /** Tokens to reserve: what is waiting, or what the recent rate predicts for the next LEAD_MS, within the cap. */
 export const blockSize = (waiting: number, lastSecondArrivals: number, limit: number): number =>

@@ -97,8 +97,8 @@ export function limiterReading(l: LimiterResults): string {
   const reservations = l.with.callsPerRequest - l.without.callsPerRequest;
   return `${verdict} The limiter reserves blocks of tokens from the workspace's counter item (docs/rate-limits.md, "Reservation"): ` +
     `one UpdateItem (\`ADD n size\`) per block, sized to the instance's traffic, and the requests in between are admitted from memory. ` +
-    `Here ${formatCalls(reservations)} reservations per request (about one per ${formatCalls(reservations > 0 ? 1 / reservations : Infinity)} requests): the p50 request ` +
-    `sends no UpdateItem at all. A request that does reserve costs what the floor row shows: the GetItem beside one UpdateItem sent directly ` +
+    `Here ${formatCalls(reservations)} reservations per request (about one every ${reservations > 0 ? Math.round(1 / reservations) : '∞'} requests)` +
+    `${reservations < 0.5 ? ': the median request sends no UpdateItem at all' : ''}. A request that does reserve costs what the floor row shows: the GetItem beside one UpdateItem sent directly ` +
     `is ${ratio(floor)} the GetItem alone (${ms(l.floorWith.summary.p50)} ms vs ${ms(l.floorWithout.summary.p50)} ms) on DynamoDB Local, where a write is ` +
     'slower than a strongly consistent read; a read waits for it only when its instance has no token left (its reservation runs beside the read). ' +
     `Limits while measured: ${count(l.limits.reads)} reads per ${l.limits.windowSeconds} s (no request refused: the ordinary path). ` +
