@@ -9,12 +9,15 @@ import { errorResponse } from './errors';
 import type { HttpResponse } from './responses';
 import type { RouteMeta } from './route-meta';
 import { RATE_LIMIT_PARTITION, RATE_LIMIT_TYPE, rateLimitSettings, type RateLimitSettings } from './rate-limit-settings';
+import { TokenReservations, type TokenRequest, type Verdict } from './token-reservation';
 
 /**
  * Per-workspace rate limits (docs/rate-limits.md). Every authenticated request counts against its workspace's
- * budget of reads (GET) or writes (any other method) for the current fixed window, in one counter item per
- * (workspace, kind, window) of the table: one UpdateItem `ADD n 1` per request, so the budget holds across every
- * Lambda instance. Over the budget → 429 `rate_limited` with `Retry-After`; every counted response carries
+ * budget of reads (GET) or writes (any other method) for the current fixed window, kept in one counter item per
+ * (workspace, kind, window) of the table, so the budget holds across every Lambda instance. An instance does not
+ * write the counter per request: it reserves blocks of tokens from it (one UpdateItem `ADD n size` per block,
+ * sized to its traffic: one token per request for a quiet workspace) and admits requests from them in memory
+ * (./token-reservation.ts). Over the budget → 429 `rate_limited` with `Retry-After`; every counted response carries
  * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`. A failing limiter lets the request through
  * (fail open) and logs one JSON line.
  */
@@ -25,7 +28,11 @@ export const requestKind = (method: string): RequestKind => (method.toUpperCase(
 
 export interface RateLimitState {
   limit: number;
-  /** Requests of this kind counted in the window so far, this one included. */
+  /**
+   * Requests of this kind the window has had so far as far as this instance knows, this one included: exact with
+   * one instance; with several, blocks others reserved since this instance's last one are not seen yet, and tokens
+   * they hold unused count as had (docs/rate-limits.md). Over `limit` when the request is refused.
+   */
   count: number;
   /** When the window ends and the budget is whole again. */
   resetAt: Date;
@@ -45,55 +52,49 @@ export function windowOf(now: Date, windowSeconds: number): { start: Date; end: 
 export const rateLimitKey = (ctx: Ctx, kind: RequestKind, windowStart: Date): Key =>
   collectionKey(ctx, `${RATE_LIMIT_PARTITION}#${kind}`, windowStart.toISOString());
 
-/**
- * Windows this instance has seen used up, by counter key: until they end, a request over the budget is answered
- * from here, without a DynamoDB write (a client hammering past its limit costs the table nothing more).
- */
-const exhausted = new Map<string, { count: number; end: number }>();
-const EXHAUSTED_MAX = 1_000;
-
-function rememberExhausted(id: string, count: number, end: number, now: number): void {
-  if (exhausted.size >= EXHAUSTED_MAX) {
-    for (const [key, entry] of exhausted) if (entry.end <= now) exhausted.delete(key);
-    if (exhausted.size >= EXHAUSTED_MAX) exhausted.clear();
-  }
-  exhausted.set(id, { count, end });
-}
-
-/** Where the workspace stands, for a request of `kind` at `ctx.clock.now()`, when this instance already knows. */
-function knownExhausted(ctx: Ctx, kind: RequestKind, settings: RateLimitSettings): RateLimitState | undefined {
-  const now = ctx.clock.now();
-  const { start, end } = windowOf(now, settings.windowSeconds);
-  const key = rateLimitKey(ctx, kind, start);
-  const seen = exhausted.get(`${key.pk}|${key.sk}`);
-  const limit = limitOf(kind, settings);
-  if (!seen || seen.count < limit) return undefined;
-  return { limit, count: seen.count + 1, resetAt: end, resetInMs: end.getTime() - now.getTime() };
-}
-
 const limitOf = (kind: RequestKind, settings: RateLimitSettings): number => (kind === 'read' ? settings.reads : settings.writes);
 
-/** Counts this request: one UpdateItem on the window's counter item, which it creates with its TTL if need be. */
-export async function countRequest(ctx: Ctx, kind: RequestKind, settings: RateLimitSettings): Promise<RateLimitState> {
-  const now = ctx.clock.now();
-  const { start, end } = windowOf(now, settings.windowSeconds);
-  const key = rateLimitKey(ctx, kind, start);
+/** A window's counter item, and what its TTL needs. */
+export interface Counter {
+  key: Key;
+  end: Date;
+  windowSeconds: number;
+}
+
+/**
+ * Reserves `count` tokens of a window: one UpdateItem `ADD n count` on its counter item, which it creates with its
+ * TTL if need be. Returns the counter's new value: the block is the token numbers `n - count + 1 … n`.
+ */
+export async function reserveTokens({ key, end, windowSeconds }: Counter, count: number): Promise<number> {
   const { Attributes } = await db.send(
     new UpdateCommand({
       TableName: tableName(),
       Key: key,
-      UpdateExpression: 'SET #type = :type, #ttl = :ttl ADD #n :one',
+      UpdateExpression: 'SET #type = :type, #ttl = :ttl ADD #n :count',
       ExpressionAttributeNames: { '#type': '_type', '#ttl': 'ttl', '#n': 'n' },
       // Kept one window past its end; DynamoDB's TTL deletes it some time later. No one reads an ended window.
-      ExpressionAttributeValues: { ':type': RATE_LIMIT_TYPE, ':ttl': Math.floor(end.getTime() / 1000) + settings.windowSeconds, ':one': 1 },
+      ExpressionAttributeValues: { ':type': RATE_LIMIT_TYPE, ':ttl': Math.floor(end.getTime() / 1000) + windowSeconds, ':count': count },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  const count = Number(Attributes?.n);
-  if (!Number.isSafeInteger(count) || count < 1) throw new Error(`rate-limit counter returned ${String(Attributes?.n)}`);
-  const limit = limitOf(kind, settings);
-  if (count >= limit) rememberExhausted(`${key.pk}|${key.sk}`, count, end.getTime(), now.getTime());
-  return { limit, count, resetAt: end, resetInMs: end.getTime() - now.getTime() };
+  return Number(Attributes?.n);
+}
+
+/** This instance's blocks (module scope: one Lambda instance, or the whole local server). */
+const reservations = new TokenReservations<Counter>(reserveTokens);
+
+/** The reservations' view of one request of `kind` at `ctx.clock.now()`. */
+function tokenRequest(ctx: Ctx, kind: RequestKind, settings: RateLimitSettings): TokenRequest<Counter> {
+  const now = ctx.clock.now();
+  const { start, end } = windowOf(now, settings.windowSeconds);
+  const key = rateLimitKey(ctx, kind, start);
+  return { rate: key.pk, counter: `${key.pk}|${key.sk}`, key: { key, end, windowSeconds: settings.windowSeconds }, limit: limitOf(kind, settings), now: now.getTime(), endsAt: end.getTime() };
+}
+
+/** The state the headers and the 429 are built from. */
+function stateOf(request: TokenRequest<Counter>, verdict: Verdict): RateLimitState {
+  const count = verdict.admitted ? request.limit - verdict.remaining : verdict.counted;
+  return { limit: request.limit, count, resetAt: request.key.end, resetInMs: request.endsAt - request.now };
 }
 
 /** Seconds to wait before the budget is whole again: at least 1, as `Retry-After` takes whole seconds. */
@@ -115,10 +116,10 @@ export const tooManyRequests = (kind: RequestKind, state: RateLimitState): RateL
       `Retry after ${retryAfterSeconds(state)} s (${state.resetAt.toISOString()}).`,
   );
 
-/** Counts the request; never throws: a failing limiter lets the request through and logs one JSON line. */
-async function countOrPass(ctx: Ctx, kind: RequestKind, settings: RateLimitSettings): Promise<RateLimitState | undefined> {
+/** The verdict of a request `takeNow` could not give; never throws: a failing limiter lets the request through and logs one JSON line. */
+async function reserveOrPass(ctx: Ctx, kind: RequestKind, request: TokenRequest<Counter>): Promise<RateLimitState | undefined> {
   try {
-    return await countRequest(ctx, kind, settings);
+    return stateOf(request, await reservations.reserveAndTake(request));
   } catch (error) {
     console.error(
       JSON.stringify({
@@ -142,11 +143,12 @@ type Handler<E extends Event> = (event: E, context: never) => Promise<APIGateway
 
 /**
  * The limiter of one route. `middleware` goes right after the request context (the workspace comes from the
- * verified claims, so only authenticated requests count): a write waits for its count and a 429 never reaches the
- * domain; a read's count runs beside the rest of the stack (GET handlers only read, so the read is merely discarded
- * when it turns out to be over the budget) and `wrap` turns the response into the 429. Once an instance has seen a
- * window used up, reads and writes alike are refused before anything runs. `wrap` also puts the headers on every
- * counted response: success, error and idempotent replay (which ends the middy stack early) alike.
+ * verified claims, so only authenticated requests count). A request this instance can answer from memory (a token
+ * of its block, or a window it knows handed out) gets its verdict at once, and a refused one never runs. Otherwise a
+ * block is reserved: a write waits for it and a 429 never reaches the domain; a read's reservation runs beside the
+ * rest of the stack (GET handlers only read, so the read is merely discarded when it turns out to be over the
+ * budget) and `wrap` turns the response into the 429. `wrap` also puts the headers on every counted response:
+ * success, error and idempotent replay (which ends the middy stack early) alike.
  */
 export function rateLimiter<E extends Event>(route: Pick<RouteMeta, 'method' | 'errorFormat'>, ctxOf: (event: E) => Ctx | undefined) {
   const kind = requestKind(route.method);
@@ -157,12 +159,15 @@ export function rateLimiter<E extends Event>(route: Pick<RouteMeta, 'method' | '
       const settings = rateLimitSettings();
       const ctx = ctxOf(event);
       if (!settings || !ctx) return;
-      const known = knownExhausted(ctx, kind, settings);
+      const request = tokenRequest(ctx, kind, settings);
+      const known = reservations.takeNow(request);
       if (known) {
-        verdicts.set(event, Promise.resolve(known));
-        throw tooManyRequests(kind, known);
+        const state = stateOf(request, known);
+        verdicts.set(event, Promise.resolve(state));
+        if (isLimited(state)) throw tooManyRequests(kind, state);
+        return;
       }
-      const verdict = countOrPass(ctx, kind, settings);
+      const verdict = reserveOrPass(ctx, kind, request);
       verdicts.set(event, verdict);
       if (kind === 'write') {
         const state = await verdict;

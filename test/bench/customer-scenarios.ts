@@ -7,7 +7,7 @@ import { makeCtx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
 import { versionCondition } from '../../shared/db/items';
 import { customerItemKey, customerListFields, type CustomerItem } from '../../shared/domain/customers/customer';
-import { countRequest } from '../../shared/http/rate-limit';
+import { rateLimitKey, reserveTokens, windowOf } from '../../shared/http/rate-limit';
 import { useRateLimits, type RateLimitSettings } from '../../shared/http/rate-limit-settings';
 import { tokenVerifier, type LocalKeys } from '../../lib/local/jwt';
 import { directInvoker } from './direct-invoke';
@@ -56,19 +56,23 @@ export interface CustomerBench {
   dynamoWarmup: number;
 }
 
-export async function measureCustomerRoutes({ baseUrl, keys, workspaceId, token, counts, dynamoWarmup }: CustomerBench): Promise<CustomerResults> {
-  const call = apiClient(baseUrl, token);
+/** A customer of the bench's workspace, and the handler's read of it sent directly (its floor). */
+async function benchCustomer(workspaceId: string, call: ReturnType<typeof apiClient>) {
   await call('POST', '/v1/invoicing-entities', 201, { name: 'Bench SAS', country: 'FR', currency: 'EUR' });
   const { id } = await call<{ id: string }>('POST', '/v1/customers', 201, { name: 'Bench 0' });
   const key = customerItemKey(makeCtx(workspaceId, 'bench'), id);
-  const path = `/v1/customers/${id}`;
-
   // The handler's read (shared/domain/customers/read.ts): one strongly consistent GetItem.
   const readItem = async (): Promise<CustomerItem> => {
     const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
     if (!Item) throw new Error(`floor: customer ${id} not found`);
     return Item as CustomerItem;
   };
+  return { id, key, path: `/v1/customers/${id}`, readItem };
+}
+
+export async function measureCustomerRoutes({ baseUrl, keys, workspaceId, token, counts, dynamoWarmup }: CustomerBench): Promise<CustomerResults> {
+  const call = apiClient(baseUrl, token);
+  const { id, path, readItem } = await benchCustomer(workspaceId, call);
   // The handler's write for a name change (shared/domain/customers/update.ts, db/items.ts putIfUnchanged): that
   // read, then a PutItem of the whole item, conditional on the version read.
   const readThenPut = async (i: number): Promise<void> => {
@@ -95,6 +99,25 @@ export async function measureCustomerRoutes({ baseUrl, keys, workspaceId, token,
   // A fresh verifier each time: the first sight of a token, before the server remembers it.
   const tokenCheck = await measureAlone(() => tokenVerifier(keys)(`Bearer ${token}`), counts.warmup, counts.measured);
 
+  const limiter = await measureLimiter({ path, id, workspaceId, counts, call, invokeGet, readItem });
+  return { get, put, getHandler, putHandler, http, tokenCheck, limiter };
+}
+
+interface LimiterBench {
+  path: string;
+  id: string;
+  workspaceId: string;
+  counts: { warmup: number; measured: number };
+  call: ReturnType<typeof apiClient>;
+  invokeGet: Awaited<ReturnType<typeof directInvoker>>;
+  readItem: () => Promise<unknown>;
+}
+
+/**
+ * GET /v1/customers/{id} with the rate limiter on and off, through the server and in-process, beside its floors:
+ * the GetItem alone, and beside one block reservation's UpdateItem (what a request that reserves waits for).
+ */
+async function measureLimiter({ path, id, workspaceId, counts, call, invokeGet, readItem }: LimiterBench): Promise<LimiterResults> {
   // The limiter on or off for one request (the rest of the bench runs with it off: RATE_LIMIT_ENABLED=false).
   const limits = (settings: RateLimitSettings | null, run: () => Promise<unknown>) => async () => {
     const restore = useRateLimits(settings);
@@ -104,6 +127,10 @@ export async function measureCustomerRoutes({ baseUrl, keys, workspaceId, token,
       restore();
     }
   };
+  const reserveOne = () => {
+    const { start, end } = windowOf(new Date(), BENCH_RATE_LIMITS.windowSeconds);
+    return reserveTokens({ key: rateLimitKey(makeCtx(workspaceId, 'bench'), 'read', start), end, windowSeconds: BENCH_RATE_LIMITS.windowSeconds }, 1);
+  };
   const variants = await measureRotating(
     [
       { name: 'without', run: limits(null, () => call('GET', path, 200)) },
@@ -111,15 +138,28 @@ export async function measureCustomerRoutes({ baseUrl, keys, workspaceId, token,
       { name: 'handlerWithout', run: limits(null, () => invokeGet(path, { id }, 200)) },
       { name: 'handlerWith', run: limits(BENCH_RATE_LIMITS, () => invokeGet(path, { id }, 200)) },
       { name: 'floorWithout', run: readItem },
-      { name: 'floorWith', run: () => Promise.all([readItem(), countRequest(makeCtx(workspaceId, 'bench'), 'read', BENCH_RATE_LIMITS)]) },
+      { name: 'floorWith', run: () => Promise.all([readItem(), reserveOne()]) },
     ],
     counts,
     dynamoCallCount,
   );
   const limiter = { ...(Object.fromEntries(variants) as Omit<LimiterResults, 'limits'>), limits: BENCH_RATE_LIMITS };
-  if (limiter.with.callsPerRequest !== limiter.without.callsPerRequest + 1) {
-    throw new Error(`the limiter should add exactly one DynamoDB call: ${limiter.without.callsPerRequest} without, ${limiter.with.callsPerRequest} with`);
+  // A block reservation is at most one UpdateItem per request (exactly one when every block is a single token).
+  const added = limiter.with.callsPerRequest - limiter.without.callsPerRequest;
+  if (!(added > 0 && added <= 1)) {
+    throw new Error(`the limiter should add between 0 and 1 DynamoDB call per request: ${limiter.without.callsPerRequest} without, ${limiter.with.callsPerRequest} with`);
   }
+  return limiter;
+}
 
-  return { get, put, getHandler, putHandler, http, tokenCheck, limiter };
+/**
+ * The limiter's rows alone (`npm run bench -- --only limiter`): the same customer, warm-up and rotation as in the
+ * full run, without the other customer measurements.
+ */
+export async function measureLimiterOnly({ baseUrl, keys, workspaceId, token, counts, dynamoWarmup }: CustomerBench): Promise<LimiterResults> {
+  const call = apiClient(baseUrl, token);
+  const { id, path, readItem } = await benchCustomer(workspaceId, call);
+  for (let i = 0; i < dynamoWarmup; i++) await readItem();
+  const invokeGet = await directInvoker('getCustomer', keys, token);
+  return measureLimiter({ path, id, workspaceId, counts, call, invokeGet, readItem });
 }

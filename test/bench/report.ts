@@ -3,7 +3,7 @@ import type { BundleResult } from './bundles';
 import type { PriceListResults } from './catalog-scenarios';
 import type { TopupResults, TopupSeries } from './credit-scenarios';
 import type { ReadCost } from './dynamo-meter';
-import type { CustomerResults } from './customer-scenarios';
+import type { CustomerResults, LimiterResults } from './customer-scenarios';
 import type { ChangeToListedResults, ListSeries, MessageListResults } from './event-scenarios';
 import type { InvoiceCost, InvoiceResults, InvoiceSeries } from './invoice-scenarios';
 import type { PairResult, Summary } from './latency';
@@ -71,8 +71,7 @@ export function getReading(c: CustomerResults): string {
 const count = (n: number): string => n.toLocaleString('en-US');
 
 /** GET /v1/customers/{id} with and without the per-workspace rate limiter. */
-export function limiterTable(c: CustomerResults): string {
-  const { limiter: l } = c;
+export function limiterTable(l: LimiterResults): string {
   const row = (label: string, without: typeof l.with, withIt: typeof l.with) => [
     label, both(without.summary), both(withIt.summary), ratios(withIt.summary, without.summary),
     `${formatCalls(without.callsPerRequest)} → ${formatCalls(withIt.callsPerRequest)}`,
@@ -82,28 +81,27 @@ export function limiterTable(c: CustomerResults): string {
     [
       row('GET /v1/customers/{id}', l.without, l.with),
       row('↳ its handler, invoked in-process', l.handlerWithout, l.handlerWith),
-      row('↳ its floor, sent directly: GetItem (consistent) alone, then beside the counter\'s UpdateItem', l.floorWithout, l.floorWith),
+      row('↳ its floor, sent directly: GetItem (consistent) alone, then beside one block reservation\'s UpdateItem', l.floorWithout, l.floorWith),
     ],
   );
 }
 
 /** What the limiter adds, and why. */
-export function limiterReading(c: CustomerResults): string {
-  const { limiter: l } = c;
+export function limiterReading(l: LimiterResults): string {
   const http = limiterCost(l, 'http');
   const added = l.with.summary.p50 - l.without.summary.p50;
   const verdict = http <= LIMITS.limiterOverGet
     ? `**The target is met:** ${ratio(http)} (≤ ${LIMITS.limiterOverGet}×).`
     : `**The target is missed:** ${ratio(http)} (> ${LIMITS.limiterOverGet}×), ${ms(added)} ms more at p50.`;
   const floor = l.floorWith.summary.p50 / l.floorWithout.summary.p50;
-  return `${verdict} Its floor, the GetItem beside the counter's UpdateItem sent directly, is itself ${ratio(floor)} the GetItem ` +
-    `alone (${ms(l.floorWith.summary.p50)} ms vs ${ms(l.floorWithout.summary.p50)} ms): the ratio is DynamoDB Local's, not the handler's. With the limiter on, each GET sends one UpdateItem (\`ADD n 1\` on the workspace's counter item for the ` +
-    `current window, \`ReturnValues: UPDATED_NEW\`) beside its GetItem: the handler starts the count right after the token's ` +
-    'workspace is known and the read runs while it is in flight (GET handlers only read; a read found over the budget is ' +
-    'discarded and answered 429), so at best the request waits for the slower of the two round trips, not their sum; how close ' +
-    'it comes depends on how concurrently DynamoDB serves them, which the floor row measures. On DynamoDB Local a write is slower ' +
-    `than a strongly consistent read (see PUT's floor above), so even served concurrently the UpdateItem sets the pace. Limits while measured: ` +
-    `${count(l.limits.reads)} reads per ${l.limits.windowSeconds} s (no request refused, every request counted: the ordinary path). ` +
+  const reservations = l.with.callsPerRequest - l.without.callsPerRequest;
+  return `${verdict} The limiter reserves blocks of tokens from the workspace's counter item (docs/rate-limits.md, "Reservation"): ` +
+    `one UpdateItem (\`ADD n size\`) per block, sized to the instance's traffic, and the requests in between are admitted from memory. ` +
+    `Here ${formatCalls(reservations)} reservations per request (about one every ${reservations > 0 ? Math.round(1 / reservations) : '∞'} requests)` +
+    `${reservations < 0.5 ? ': the median request sends no UpdateItem at all' : ''}. A request that does reserve costs what the floor row shows: the GetItem beside one UpdateItem sent directly ` +
+    `is ${ratio(floor)} the GetItem alone (${ms(l.floorWith.summary.p50)} ms vs ${ms(l.floorWithout.summary.p50)} ms) on DynamoDB Local, where a write is ` +
+    'slower than a strongly consistent read; a read waits for it only when its instance has no token left (its reservation runs beside the read). ' +
+    `Limits while measured: ${count(l.limits.reads)} reads per ${l.limits.windowSeconds} s (no request refused: the ordinary path). ` +
     'Every other measurement of this report runs with the limiter off (`RATE_LIMIT_ENABLED=false`).';
 }
 
@@ -520,7 +518,7 @@ table, starts the local API in-process on a free port and measures:
   validation, the domain call, mapping), and the HTTP round trip (\`GET /health\`) and a first-sight token check are timed alone.
 - **DynamoDB calls per request**: the shared client's counter (\`dynamoCallCount()\`) around the measured requests.
 - **The per-workspace rate limiter** (\`shared/http/rate-limit.ts\`): \`GET /v1/customers/{id}\` with it on and off, through the local
-  server and in-process, and their floor sent directly (the GetItem alone, and beside the limiter's own UpdateItem), all six
+  server and in-process, and their floor sent directly (the GetItem alone, and beside one block reservation's UpdateItem), all six
   interleaved in rotating order: ${facts.warmup} warm-up rounds, then ${facts.measured} measured ones. Everything
   else is measured with it off.
 - **Credit top-ups**: a fresh workspace with an invoicing entity, a \`credit\` product (\`POST /v1/products\`) with a bundle price
@@ -587,9 +585,9 @@ ${getReading(customers)}
 
 ## Rate limiter: GET /v1/customers/{id} with and without it
 
-${limiterTable(customers)}
+${limiterTable(customers.limiter)}
 
-${limiterReading(customers)}
+${limiterReading(customers.limiter)}
 
 ## Credits: a top-up beside its DynamoDB floors
 

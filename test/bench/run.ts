@@ -6,6 +6,9 @@
  * what skipping costs), bundle sizes and import times, in one run against one
  * in-memory DynamoDB Local. Writes docs/benchmarks.md. A measurement, not a test: it exits
  * 0 when a target fails, and says FAIL.
+ *
+ * `npm run bench -- --only limiter,bundles` measures only the parts named (see PARTS), prints their tables and
+ * targets, and leaves docs/benchmarks.md alone: a partial run never replaces the whole report.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +24,7 @@ import {
   billingReading, billingTable, bundleTable, changeReading, changeTable, getReading, invoiceReadTable, invoiceReading, invoiceSendsTable, invoiceTable, latencyTable, limiterReading, limiterTable, listReading,
   markdownReport, messageListTable, overheadTable, priceCostTable, priceListReading, priceListTable, priceSeedLine, seedLine, targetTable, topupReadTable, topupReading, topupTable,
 } from './report';
-import { checkTargets } from './targets';
+import { bundleChecks, checkTargets, limiterCheck, type TargetCheck } from './targets';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // The handlers run in this process: their request log lines (one per request, tens of thousands here) would bury the
@@ -59,6 +62,21 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 // Lambda runs Node 22; the SDK's notice about Node 20 on this machine is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
+/** The parts `--only` can select: each is also part of the full run, with the same counts. */
+const PARTS = ['limiter', 'bundles'] as const;
+type Part = (typeof PARTS)[number];
+
+/** The parts named by `--only a,b` (or `--only=a,b`); undefined for the full run. */
+function selectedParts(args: string[]): Set<Part> | undefined {
+  const at = args.findIndex((a) => a === '--only' || a.startsWith('--only='));
+  if (at < 0) return undefined;
+  const value = args[at]!.includes('=') ? args[at]!.slice('--only='.length) : args[at + 1];
+  const names = (value ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(PARTS as readonly string[]).includes(n));
+  if (!names.length || unknown.length) throw new Error(`--only takes a comma-separated list of: ${PARTS.join(', ')}${unknown.length ? ` (not: ${unknown.join(', ')})` : ''}`);
+  return new Set(names as Part[]);
+}
+
 let dynamo: RunningDynamo | undefined;
 const outRoot = mkdtempSync(join(tmpdir(), 'billing-bench-'));
 
@@ -72,13 +90,49 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 }
 
+const measureAllBundles = async () => {
+  console.error(`Bundling ${routes.length} functions and timing ${IMPORT_RUNS} imports of each…`);
+  const bundles = await measureBundles([BASELINE, ...routes.map((r) => ({ name: r.id, entry: r.handler }))], { projectRoot, outRoot, runs: IMPORT_RUNS });
+  const [baseline, ...functions] = bundles as [(typeof bundles)[number], ...typeof bundles];
+  return { baseline, functions };
+};
+
+/** `--only`: the selected parts, printed; docs/benchmarks.md is not written. */
+async function partial(parts: Set<Part>): Promise<void> {
+  const checks: TargetCheck[] = [];
+  const sections: string[] = [];
+  if (parts.has('bundles')) {
+    const { baseline, functions } = await measureAllBundles();
+    checks.push(...bundleChecks(functions, baseline));
+    sections.push(`Bundles\n\n${bundleTable(functions, baseline)}`);
+  }
+  if (parts.has('limiter')) {
+    console.error('Starting DynamoDB Local (in memory)…');
+    dynamo = await startDynamoLocal();
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!);
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureLimiterOnly } = await import('./customer-scenarios');
+    const keys = await generateKeys();
+    const api = await startLocalApi({ keys, port: 0 });
+    const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
+    const token = await signToken(keys, { workspace, scope: 'read write' });
+    console.error(`Measuring GET /v1/customers/{id} with and without the rate limiter (${COUNTS.warmup} warm-up + ${COUNTS.measured} rounds of 6)…`);
+    const limiter = await measureLimiterOnly({ baseUrl: api.url, keys, workspaceId: workspace, token, counts: COUNTS, dynamoWarmup: DYNAMO_WARMUP }).finally(() => api.close());
+    checks.push(limiterCheck(limiter));
+    sections.push(`Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(limiter)}\n\n${limiterReading(limiter)}`);
+  }
+  console.log(`\nTargets (partial run: ${[...parts].join(', ')})\n\n${targetTable(checks)}\n\n${sections.join('\n\n')}\n`);
+  const failed = checks.filter((c) => !c.pass);
+  console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets measured met.`);
+  console.log('Partial run: docs/benchmarks.md left as it is.');
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
 
   // Bundles first, before Java runs: import times are taken on an otherwise idle machine.
-  console.error(`Bundling ${routes.length} functions and timing ${IMPORT_RUNS} imports of each…`);
-  const bundles = await measureBundles([BASELINE, ...routes.map((r) => ({ name: r.id, entry: r.handler }))], { projectRoot, outRoot, runs: IMPORT_RUNS });
-  const [baseline, ...functions] = bundles as [(typeof bundles)[number], ...typeof bundles];
+  const { baseline, functions } = await measureAllBundles();
 
   console.error('Starting DynamoDB Local (in memory)…');
   dynamo = await startDynamoLocal();
@@ -134,7 +188,7 @@ async function main(): Promise<void> {
   writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
-    `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers)}\n\n${limiterReading(customers)}\n\n` +
+    `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers.limiter)}\n\n${limiterReading(customers.limiter)}\n\n` +
     `Credits: a top-up beside its DynamoDB floors\n\n${topupTable(credits)}\n\n${topupReadTable(credits)}\n\n${topupReading(credits)}\n\n` +
     `Invoices: creation and validation beside their DynamoDB floors\n\n${invoiceTable(invoices)}\n\n${invoiceSendsTable(invoices)}\n\n${invoiceReadTable(invoices)}\n\n${invoiceReading(invoices)}\n\n` +
     `Recurring billing: the scheduled run\n\n${billingTable(billing)}\n\n${billingReading(billing)}\n\n` +
@@ -147,7 +201,8 @@ async function main(): Promise<void> {
 }
 
 try {
-  await main();
+  const parts = selectedParts(process.argv.slice(2));
+  await (parts ? partial(parts) : main());
   await cleanUp();
   process.exit(0);
 } catch (error) {

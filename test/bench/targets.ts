@@ -70,14 +70,6 @@ export function checkTargets(
   const listRatio = growth(lists, 'plain');
   const sizes = `${count(lists.large.messages)} vs ${count(lists.small.messages)} messages`;
   const getRatio = customers.get.route.p50 / customers.get.floor.p50;
-  const { limiter } = customers;
-  const limiterRatio = limiterCost(limiter, 'http');
-  const largest = functions.reduce((a, b) => (b.bytes > a.bytes ? b : a));
-  const slowest = functions.reduce((a, b) => (b.medianImportMs > a.medianImportMs ? b : a));
-  const slowRatio = slowest.medianImportMs / baseline.medianImportMs;
-  const overSize = functions.filter((f) => kb(f.bytes) > LIMITS.bundleKb).map((f) => f.name);
-  const overImport = functions.filter((f) => f.medianImportMs / baseline.medianImportMs > LIMITS.importOverBaseline).map((f) => f.name);
-  const offenders = (names: string[]) => (names.length ? `; over: ${names.join(', ')}` : '');
   const topup = (label: string, series: TopupResults['plain']) =>
     `${label}${topupRatio(series, 'write').toFixed(2)}× (${series.route.summary.p50.toFixed(2)} ms vs ${series.write.summary.p50.toFixed(2)} ms; ` +
     `against reads + transaction: ${topupRatio(series, 'full').toFixed(2)}×, ${series.full.summary.p50.toFixed(2)} ms)`;
@@ -94,14 +86,7 @@ export function checkTargets(
       measured: `${getRatio.toFixed(2)}× (${customers.get.route.p50.toFixed(2)} ms vs ${customers.get.floor.p50.toFixed(2)} ms)`,
       pass: getRatio <= LIMITS.getLatencyOverFloor,
     },
-    {
-      target: `GET /v1/customers/{id} with the per-workspace rate limiter: p50 ≤ ${LIMITS.limiterOverGet}× its p50 without it`,
-      measured: `${limiterRatio.toFixed(2)}× (${limiter.with.summary.p50.toFixed(2)} ms vs ${limiter.without.summary.p50.toFixed(2)} ms; ` +
-        `its handler in-process: ${limiterCost(limiter, 'handler').toFixed(2)}×, ${limiter.handlerWith.summary.p50.toFixed(2)} ms vs ${limiter.handlerWithout.summary.p50.toFixed(2)} ms); ` +
-        `${formatCalls(limiter.with.callsPerRequest)} DynamoDB calls per request with it, ${formatCalls(limiter.without.callsPerRequest)} without; ` +
-        `its raw floor, GetItem ∥ UpdateItem over GetItem: ${(limiter.floorWith.summary.p50 / limiter.floorWithout.summary.p50).toFixed(2)}×`,
-      pass: limiterRatio <= LIMITS.limiterOverGet,
-    },
+    limiterCheck(customers.limiter),
     {
       target: `GET /v1/customers/{id}: exactly ${LIMITS.getDynamoCalls} DynamoDB call per request (without the rate limiter)`,
       measured: `${formatCalls(customers.get.callsPerRequest)} per request`,
@@ -134,16 +119,7 @@ export function checkTargets(
         `a second run: ${billing.rerun.due} due, ${billing.rerun.invoices} invoices added`,
       pass: billing.perSecond >= LIMITS.billingPerSecond && billing.rerun.due === 0 && billing.rerun.invoices === 0,
     },
-    {
-      target: `every function bundle ≤ ${LIMITS.bundleKb} KB`,
-      measured: `largest ${kb(largest.bytes).toFixed(1)} KB (${largest.name})${offenders(overSize)}`,
-      pass: overSize.length === 0,
-    },
-    {
-      target: `every import time ≤ ${LIMITS.importOverBaseline}× the empty handler's`,
-      measured: `slowest ${slowRatio.toFixed(2)}× (${slowest.name}, ${slowest.medianImportMs.toFixed(1)} ms vs ${baseline.medianImportMs.toFixed(1)} ms)${offenders(overImport)}`,
-      pass: overImport.length === 0,
-    },
+    ...bundleChecks(functions, baseline),
     {
       target: `GET /v1/webhooks/messages, first page: p50 at ${count(lists.large.messages)} messages ≤ ${LIMITS.listGrowth}× p50 at ${count(lists.small.messages)}`,
       measured: `${listRatio.toFixed(2)}× (${lists.large.plain.route.p50.toFixed(2)} ms vs ${lists.small.plain.route.p50.toFixed(2)} ms, ${sizes}); ` +
@@ -160,6 +136,41 @@ export function checkTargets(
       target: `change → listed locally (POST /v1/customers → its customer.created in GET /v1/webhooks/messages): p95 ≤ ${LIMITS.changeToListedP95Ms} ms`,
       measured: `p95 ${formatMs(change.p95)} ms (p50 ${formatMs(change.p50)}, max ${formatMs(change.max)}; ${change.samples.length + change.timeouts} changes, ${change.timeouts} not listed within ${change.limitMs / 1000} s)`,
       pass: change.p95 <= LIMITS.changeToListedP95Ms,
+    },
+  ];
+}
+
+/** The rate limiter's target (also run alone: `npm run bench -- --only limiter`). */
+export function limiterCheck(limiter: LimiterResults): TargetCheck {
+  const limiterRatio = limiterCost(limiter, 'http');
+  return {
+    target: `GET /v1/customers/{id} with the per-workspace rate limiter: p50 ≤ ${LIMITS.limiterOverGet}× its p50 without it`,
+    measured: `${limiterRatio.toFixed(2)}× (${limiter.with.summary.p50.toFixed(2)} ms vs ${limiter.without.summary.p50.toFixed(2)} ms; ` +
+      `its handler in-process: ${limiterCost(limiter, 'handler').toFixed(2)}×, ${limiter.handlerWith.summary.p50.toFixed(2)} ms vs ${limiter.handlerWithout.summary.p50.toFixed(2)} ms); ` +
+      `${formatCalls(limiter.with.callsPerRequest)} DynamoDB calls per request with it, ${formatCalls(limiter.without.callsPerRequest)} without; ` +
+      `a request that reserves a block, its raw floor GetItem ∥ UpdateItem over GetItem: ${(limiter.floorWith.summary.p50 / limiter.floorWithout.summary.p50).toFixed(2)}×`,
+    pass: limiterRatio <= LIMITS.limiterOverGet,
+  };
+}
+
+/** The bundles' size and import-time targets (also run alone: `npm run bench -- --only bundles`). */
+export function bundleChecks(functions: BundleResult[], baseline: BundleResult): TargetCheck[] {
+  const largest = functions.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const slowest = functions.reduce((a, b) => (b.medianImportMs > a.medianImportMs ? b : a));
+  const slowRatio = slowest.medianImportMs / baseline.medianImportMs;
+  const overSize = functions.filter((f) => kb(f.bytes) > LIMITS.bundleKb).map((f) => f.name);
+  const overImport = functions.filter((f) => f.medianImportMs / baseline.medianImportMs > LIMITS.importOverBaseline).map((f) => f.name);
+  const offenders = (names: string[]) => (names.length ? `; over: ${names.join(', ')}` : '');
+  return [
+    {
+      target: `every function bundle ≤ ${LIMITS.bundleKb} KB`,
+      measured: `largest ${kb(largest.bytes).toFixed(1)} KB (${largest.name})${offenders(overSize)}`,
+      pass: overSize.length === 0,
+    },
+    {
+      target: `every import time ≤ ${LIMITS.importOverBaseline}× the empty handler's`,
+      measured: `slowest ${slowRatio.toFixed(2)}× (${slowest.name}, ${slowest.medianImportMs.toFixed(1)} ms vs ${baseline.medianImportMs.toFixed(1)} ms)${offenders(overImport)}`,
+      pass: overImport.length === 0,
     },
   ];
 }

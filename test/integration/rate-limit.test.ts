@@ -4,6 +4,7 @@ import { makeCtx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
 import { EVENT_SOURCE_TYPES, mapChange } from '../../shared/domain/events/map-change';
 import { rateLimitKey, windowOf } from '../../shared/http/rate-limit';
+import { blockCap } from '../../shared/http/token-reservation';
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_TYPE, useRateLimits } from '../../shared/http/rate-limit-settings';
 import { startTestApi, withEntity, type Client, type Reply, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
@@ -125,6 +126,69 @@ describe('across instances', () => {
     const entities = await client.get('/v1/invoicing-entities');
     expect([entities.status, entities.body.meta.total, limitHeaders(entities).remaining]).toEqual([200, 0, '195']);
   });
+});
+
+describe('reservation: a burst admitted from blocks of tokens (docs/rate-limits.md, "Reservation")', () => {
+  const READS = 100; // blocks of at most blockCap(100) = 5 tokens
+
+  /** Counts the limiter's UpdateItems (one per block reserved) while `run` runs. */
+  async function reservationsDuring<T>(run: () => Promise<T>): Promise<{ result: T; reservations: number }> {
+    const realSend = db.send.bind(db);
+    let reservations = 0;
+    const spy = jest.spyOn(db, 'send').mockImplementation(((command: { input: { Key?: { pk?: string } } }) => {
+      if (command.input.Key?.pk?.includes('#RATELIMIT#')) reservations++;
+      return realSend(command as never);
+    }) as never);
+    try {
+      return { result: await run(), reservations };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('one instance: exactly the budget is admitted, in fewer UpdateItems than requests, then every request is a 429 with its headers', async () => {
+    const restore = useRateLimits({ reads: READS, writes: 50, windowSeconds: DEFAULT_RATE_LIMITS.windowSeconds });
+    try {
+      const client = await api.client();
+      const { result: replies, reservations } = await reservationsDuring(() => repeat(150, () => client.get('/v1/customers')));
+      const ok = replies.filter((r) => r.status === 200);
+      const limited = replies.filter((r) => r.status === 429);
+      expect([ok.length, limited.length]).toEqual([READS, 50]);
+      // Every remaining count from 99 down to 0, once: one instance knows the window exactly.
+      expect(ok.map((r) => Number(limitHeaders(r).remaining)).sort((a, b) => a - b)).toEqual(Array.from({ length: READS }, (_, i) => i));
+      for (const reply of limited) {
+        expect(reply.body.code).toBe('rate_limited');
+        expect(limitHeaders(reply)).toEqual({ limit: String(READS), remaining: '0', reset: windowEnd().toISOString(), retryAfter: '8' });
+      }
+      // 25 requests at a time: blocks of several tokens, not one UpdateItem per request.
+      expect(reservations).toBeLessThan(READS / 2);
+      expect(reservations).toBeGreaterThanOrEqual(READS / 5);
+    } finally {
+      restore();
+    }
+  }, 60_000);
+
+  it('another instance holding unused tokens: the 429 comes within the documented bound, limit − (N−1)(cap−1) admitted', async () => {
+    const restore = useRateLimits({ reads: READS, writes: 50, windowSeconds: DEFAULT_RATE_LIMITS.windowSeconds });
+    try {
+      const client = await api.client();
+      const start = windowOf(clock.now(), DEFAULT_RATE_LIMITS.windowSeconds).start;
+      // A second instance reserved a block of the largest size and served one request from it: it holds the rest,
+      // which it may never use (its traffic stops, or it is recycled).
+      const cap = blockCap(READS);
+      const servedElsewhere = 1;
+      await db.send(new PutCommand({ TableName: tableName(), Item: { ...rateLimitKey(makeCtx(client.workspace, 'test'), 'read', start), _type: RATE_LIMIT_TYPE, n: cap } }));
+      const replies = await repeat(150, () => client.get('/v1/customers'));
+      const ok = replies.filter((r) => r.status === 200).length;
+      // This instance admits all the window has left, the other's block aside: never more than the limit in all…
+      expect(ok).toBe(READS - cap);
+      // …and no fewer than the bound of docs/rate-limits.md with N = 2 instances.
+      expect(ok + servedElsewhere).toBeGreaterThanOrEqual(READS - (2 - 1) * (cap - 1));
+      expect(replies.filter((r) => r.status === 429).every((r) => limitHeaders(r).retryAfter === '8' && limitHeaders(r).remaining === '0')).toBe(true);
+    } finally {
+      restore();
+    }
+  }, 60_000);
 });
 
 describe('writes: 50 per 10 s per workspace', () => {
