@@ -495,7 +495,7 @@ export function targetTable(checks: TargetCheck[]): string {
 
 export function markdownReport(
   facts: BenchFacts, customers: CustomerResults, events: EventResults, prices: PriceListResults, credits: TopupResults, invoices: InvoiceResults,
-  billing: BillingResults, functions: BundleResult[], baseline: BundleResult, checks: TargetCheck[],
+  billing: BillingResults, functions: BundleResult[], baseline: BundleResult, checks: TargetCheck[], usage: string,
 ): string {
   const { lists, change } = events;
   return `# Benchmarks
@@ -636,6 +636,8 @@ ${priceCostTable(prices)}
 ${priceListReading(prices)}
 
 ${priceSeedLine(prices)}
+
+${usage}
 
 ## Bundles
 

@@ -25,6 +25,8 @@ import {
   markdownReport, messageListTable, overheadTable, priceCostTable, priceListReading, priceListTable, priceSeedLine, seedLine, targetTable, topupReadTable, topupReading, topupTable,
 } from './report';
 import { bundleChecks, checkTargets, limiterCheck, type TargetCheck } from './targets';
+import { usageReport, usageTargets } from './usage-report';
+import { USAGE_BENCH } from './usage-settings';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // The handlers run in this process: their request log lines (one per request, tens of thousands here) would bury the
@@ -63,7 +65,7 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles'] as const;
+const PARTS = ['limiter', 'bundles', 'usage'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The parts named by `--only a,b` (or `--only=a,b`); undefined for the full run. */
@@ -106,11 +108,22 @@ async function partial(parts: Set<Part>): Promise<void> {
     checks.push(...bundleChecks(functions, baseline));
     sections.push(`Bundles\n\n${bundleTable(functions, baseline)}`);
   }
-  if (parts.has('limiter')) {
+  if (parts.has('limiter') || parts.has('usage')) {
     console.error('Starting DynamoDB Local (in memory)…');
     dynamo = await startDynamoLocal();
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!);
+  }
+  if (parts.has('usage')) {
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureUsage } = await import('./usage-scenarios');
+    const keys = await generateKeys();
+    const api = await startLocalApi({ keys, port: 0 });
+    const usage = await measureUsage({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...USAGE_BENCH }).finally(() => api.close());
+    checks.push(...usageTargets(usage));
+    sections.push(usageReport(usage));
+  }
+  if (parts.has('limiter')) {
     const { startLocalApi } = await import('../../lib/local/server');
     const { measureLimiterOnly } = await import('./customer-scenarios');
     const keys = await generateKeys();
@@ -147,6 +160,7 @@ async function main(): Promise<void> {
   const { measureTopups } = await import('./credit-scenarios');
   const { measureInvoices } = await import('./invoice-scenarios');
   const { measureBilling } = await import('./billing-scenarios');
+  const { measureUsage } = await import('./usage-scenarios');
   const keys = await generateKeys();
   const api = await startLocalApi({ keys, port: 0 });
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
@@ -169,11 +183,12 @@ async function main(): Promise<void> {
       baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: PRICE_SIZES, others: PRICE_OTHERS, skip: PRICE_SKIP,
       counts: LIST_COUNTS, skipCounts: PRICE_SKIP_COUNTS, seedConcurrency: SEED_CONCURRENCY,
     });
-    return { customers, credits, invoices, billing, events: { lists, change }, prices };
+    const usage = await measureUsage({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...USAGE_BENCH });
+    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage };
   })();
-  const { customers, credits, invoices, billing, events, prices } = await measured.finally(() => api.close());
+  const { customers, credits, invoices, billing, events, prices, usage } = await measured.finally(() => api.close());
 
-  const checks = checkTargets(customers, events, prices, credits, invoices, billing, functions, baseline);
+  const checks = [...checkTargets(customers, events, prices, credits, invoices, billing, functions, baseline), ...usageTargets(usage)];
   const facts = {
     date: new Date(),
     node: process.version,
@@ -185,7 +200,7 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, usageReport(usage)));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
     `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers.limiter)}\n\n${limiterReading(customers.limiter)}\n\n` +
@@ -194,7 +209,7 @@ async function main(): Promise<void> {
     `Recurring billing: the scheduled run\n\n${billingTable(billing)}\n\n${billingReading(billing)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
-    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
+    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);
   console.log('Written to docs/benchmarks.md');

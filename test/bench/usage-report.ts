@@ -38,7 +38,7 @@ export function usageTargets(u: UsageResults): TargetCheck[] {
 export function usageReport(u: UsageResults): string {
   const { ingestion: i, reads: r, hot: h } = u;
   return [
-    '### Usage metering',
+    '## Usage metering',
     '',
     `Ingestion: ${i.batches} batches of ${n(i.batchSize)} events for one customer, each beside BatchWriteItem of ${n(i.batchSize)} items of the same shape (25 a call, 16 calls at a time, as the handler does), interleaved.`,
     '',

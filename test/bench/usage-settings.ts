@@ -1,4 +1,4 @@
-/** The sizes of the usage metering scenarios (usage-scenarios.ts), shared by `npm run bench` and `npm run bench:usage`. */
+/** The sizes of the usage metering scenarios (usage-scenarios.ts), in `npm run bench` and `npm run bench -- --only usage`. */
 export const USAGE_BENCH = {
   ingestion: { batchSize: 1_000, warmup: 2, measured: 10 },
   visible: { warmup: 2, samples: 20, pollIntervalMs: 20, limitMs: 10_000 },
