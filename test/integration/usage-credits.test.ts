@@ -57,10 +57,15 @@ async function send(events: unknown[], owner: Client = client, query = ''): Prom
   expect([reply.status, reply.body.events_failed]).toEqual([201, []]);
 }
 
+/** The whole ledger, oldest first, read page by page. */
 async function ledger(customerId: string, productId: string, owner: Client = client): Promise<Tx[]> {
-  const reply = await owner.get(`/v1/customers/${customerId}/credits/${productId}/transactions?take=100`);
-  expect(reply.status).toBe(200);
-  return reply.body.data;
+  const entries: Tx[] = [];
+  for (;;) {
+    const reply = await owner.get(`/v1/customers/${customerId}/credits/${productId}/transactions?take=100&skip=${entries.length}`);
+    expect(reply.status).toBe(200);
+    entries.push(...reply.body.data);
+    if (entries.length >= reply.body.meta.total || reply.body.data.length === 0) return entries;
+  }
 }
 
 const balanceOf = async (customerId: string, productId: string, owner: Client = client) =>
@@ -184,6 +189,29 @@ describe('credits consumed by usage', () => {
     await send([event(c, rid('again'), 6)], watched);
     await api.events.settle();
     expect(usages(await ledger(c, product, watched)).at(-1)).toMatchObject({ credit_count: 6, uncovered_count: 0, balance_after: 14 });
+  });
+
+  it('a batch of many events on one balance: consumed in groups, the ledger chains, and it runs out mid-batch exactly once', async () => {
+    const watched = await api.client();
+    await withEntity(watched);
+    const calls = await aggregator({ operation: 'count' }, watched);
+    const product = await creditProduct(calls, watched);
+    const c = await customer(watched);
+    await topup(c, product, { credit_count: 50 }, watched); // threshold 5
+    const prefix = rid('many');
+    await send(Array.from({ length: 120 }, (_, i) => event(c, `${prefix}-${i}`, 1)), watched);
+    await api.events.settle();
+    const used = usages(await ledger(c, product, watched));
+    expect(used).toHaveLength(120);
+    expect(new Set(used.map((t) => t.event_id)).size).toBe(120);
+    // Covered first, then uncovered: 50 usages of 1 credit (balance 49 … 0), then 70 of 0 credits, 1 uncovered each.
+    expect(used.map((t) => [t.credit_count, t.uncovered_count, t.balance_after])).toEqual([
+      ...Array.from({ length: 50 }, (_, i) => [1, 0, 49 - i]),
+      ...Array.from({ length: 70 }, () => [0, 1, 0]),
+    ]);
+    expect(await balanceOf(c, product, watched)).toBe(0);
+    const events = await messages(watched, ['credit.low_balance', 'credit.balance_at_zero']);
+    expect(events.map((m) => m.payload.event_type).sort()).toEqual(['credit.balance_at_zero', 'credit.low_balance']);
   });
 
   it('a credit product is metered by a count or sum aggregator only (422 otherwise, at create and update)', async () => {

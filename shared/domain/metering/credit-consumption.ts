@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context';
 import { batchGet } from '../../db/pagination';
 import { productKey, type ProductItem } from '../catalog/product';
-import { consumeForEvent, type EventUsage } from '../credits/event-usage';
+import { consumeForEvents, type EventUsage } from '../credits/event-usage';
 import type { AggregatorItem } from './aggregator';
 import { CREDIT_OPERATIONS, productsNaming } from './aggregator-products';
 import type { UsageChange } from './apply-usage';
@@ -14,8 +14,8 @@ const PARALLEL_BALANCES = 8;
 /**
  * Credits consumed by usage (docs/usage-credits.md): for a stream batch's changes of one workspace, every event
  * version that contributes a positive quantity to an aggregator named by a credit product consumes that quantity
- * from the customer's balance of the product, once per event id (credits/event-usage.ts: a marker in the balance's
- * transaction). The first version consumed is the one that counts: a replacement or a redelivery finds the marker.
+ * from the customer's balance of the product, once per event id (credits/event-usage.ts: a marker per event in the
+ * balance's transaction, up to 40 events per transaction). The first version consumed is the one that counts: a replacement or a redelivery finds the marker.
  * Balances are worked in parallel, the events of one balance in stream order.
  */
 export async function consumeCreditsForUsage(ctx: Ctx, aggregators: AggregatorItem[], changes: UsageChange[]): Promise<void> {
@@ -38,7 +38,7 @@ export async function consumeCreditsForUsage(ctx: Ctx, aggregators: AggregatorIt
   const queues = [...byBalance.values()];
   let next = 0;
   const worker = async () => {
-    while (next < queues.length) for (const usage of queues[next++]!) await consumeForEvent(ctx, usage);
+    while (next < queues.length) await consumeForEvents(ctx, queues[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_BALANCES, queues.length) }, worker));
 }
