@@ -40,12 +40,15 @@ export const creditBalanceResource: Schema = requireAll({
   },
 });
 
+/** A usage by an ingested event that the balance could not fully cover: the credits missing (docs/usage-credits.md). */
+const uncovered_count = { type: 'integer', minimum: 0, description: 'Credits of an event-driven usage the balance could not cover (0 otherwise).' };
+
 const transactionMembers = {
   id: str, product_id: nstr,
   price: { anyOf: [{ type: 'object', properties: { id: str, amount: int, pack_size: int } }, { type: 'null' }] },
   customer_id: str, payment_method_id: nstr, invoice_id: nstr, event_id: nstr, expires_at: nstr,
   type: { type: 'string', enum: CREDIT_TRANSACTION_TYPES }, source: { type: 'string', enum: CREDIT_SOURCES },
-  amount_excluding_tax: { type: ['integer', 'null'] }, credit_count: int, balance_after: int, created_at: str, updated_at: str,
+  amount_excluding_tax: { type: ['integer', 'null'] }, credit_count: int, uncovered_count, balance_after: int, created_at: str, updated_at: str,
 };
 
 /** The credit transaction of a top-up or usage response: every spec member, `aggregator_id` included. */

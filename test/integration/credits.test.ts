@@ -110,7 +110,7 @@ describe('top-up', () => {
     expect(reply.body).toEqual({
       id: expect.stringMatching(/^cdt_[0-9A-Z]{26}$/), product_id: product.id, price: null, customer_id: customer, payment_method_id: null,
       invoice_id: null, event_id: null, aggregator_id: null, expires_at: null, type: 'topup', source: 'api', amount_excluding_tax: null,
-      credit_count: 250, balance_after: 250, created_at: expect.any(String), updated_at: reply.body.created_at,
+      credit_count: 250, uncovered_count: 0, balance_after: 250, created_at: expect.any(String), updated_at: reply.body.created_at,
     });
     expect(new Date(reply.body.created_at).toISOString()).toBe(reply.body.created_at);
     const second = await topup(base, { credit_count: 50 });
@@ -258,7 +258,7 @@ describe('usage', () => {
     expect(usage).toEqual({
       id: expect.stringMatching(/^cdt_/), product_id: expect.any(String), price: null, customer_id: customer, payment_method_id: null,
       invoice_id: null, event_id: null, aggregator_id: null, expires_at: null, type: 'usage', source: 'api', amount_excluding_tax: null,
-      credit_count: 40, balance_after: 140, created_at: expect.any(String), updated_at: expect.any(String),
+      credit_count: 40, uncovered_count: 0, balance_after: 140, created_at: expect.any(String), updated_at: expect.any(String),
     });
     // The 30 expiring first are gone, 10 of the 50 were used: past both expiries, 40 expire, the 100 stay.
     offset = 3 * DAY;

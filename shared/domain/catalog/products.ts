@@ -10,7 +10,7 @@ import { newId } from '../../ids';
 import { productFilters } from '../../schemas/catalog';
 import { definedMembers } from '../../objects';
 import { buildFilter } from '../../schemas/list-query';
-import { aggregatorIndexKeys, aggregatorLinkWrites, assertMeteredType } from '../metering/aggregator-products';
+import { aggregatorIndexKeys, aggregatorLinkWrites, assertCreditAggregation, assertMeteredType } from '../metering/aggregator-products';
 import { PRODUCT, productKey, productListFields, toProduct, type Product, type ProductInput, type ProductItem, type ProductType } from './product';
 import { newPriceConfigurationItem, priceConfigurationWrites, type InlinePriceConfigurationInput } from './price-configurations';
 import { configurationsOf, findProductItem } from './read';
@@ -31,6 +31,7 @@ const MAX_TRANSACTION_ITEMS = 100;
 export async function createProduct(ctx: Ctx, input: ProductCreateInput): Promise<Product> {
   const { price_configurations: inline = [], ...members } = input;
   assertMeteredType(members.type, members.aggregator_id);
+  await assertCreditAggregation(ctx, members.type, members.aggregator_id);
   const aggregatorId = members.aggregator_id ?? null;
   const id = newId('itm');
   const now = ctx.clock.now().toISOString();
@@ -105,6 +106,7 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductInput): 
   const item = await retryOnRace(async () => {
     const current = await findProductItem(ctx, id);
     assertMeteredType(current.type, input.aggregator_id);
+    if (input.aggregator_id !== current.aggregator_id) await assertCreditAggregation(ctx, current.type, input.aggregator_id);
     const next: ProductItem = { ...current, ...definedMembers(input), updated_at: ctx.clock.now().toISOString() };
     next.lf = productListFields(next);
     const [from, to] = [current.aggregator_id ?? null, next.aggregator_id ?? null];

@@ -76,6 +76,11 @@ export interface CreditTransactionItem extends Key {
   amount_excluding_tax: number | null;
   /** Always positive: the credits the transaction moved; `type` says in which direction. */
   credit_count: number;
+  /**
+   * A usage by an ingested event whose balance could not cover all of it: the credits missing (the event's usage is
+   * `credit_count + uncovered_count`). 0 otherwise; absent on entries written before it existed.
+   */
+  uncovered_count?: number;
   balance_after: number;
   /** The lot a top-up created or an expiration emptied (not public). */
   lot_id: string | null;
@@ -130,6 +135,7 @@ export const toCreditTransactionListItem = (t: CreditTransactionItem) => ({
   source: t.source,
   amount_excluding_tax: t.amount_excluding_tax,
   credit_count: t.credit_count,
+  uncovered_count: t.uncovered_count ?? 0,
   balance_after: t.balance_after,
   created_at: t.created_at,
   updated_at: t.updated_at,

@@ -19,6 +19,10 @@ export interface Movement {
   amount_excluding_tax?: number | null;
   expires_at?: string | null;
   event_id?: string | null;
+  /** A usage by an ingested event: the aggregator that metered it (metering/credit-consumption.ts). */
+  aggregator_id?: string | null;
+  /** A usage by an ingested event: the part of its usage the balance could not cover. */
+  uncovered_count?: number;
   lot_id?: string | null;
   source: CreditTransactionItem['source'];
 }
@@ -81,12 +85,13 @@ export function creditChange(
       payment_method_id: null,
       invoice_id: null,
       event_id: m.event_id ?? null,
-      aggregator_id: null,
+      aggregator_id: m.aggregator_id ?? null,
       expires_at: m.expires_at ?? null,
       type: m.type,
       source: m.source,
       amount_excluding_tax: m.amount_excluding_tax ?? null,
       credit_count: m.credit_count,
+      uncovered_count: m.uncovered_count ?? 0,
       balance_after: running,
       lot_id: m.lot_id ?? null,
       created_at: iso,

@@ -5,8 +5,9 @@ import { counterKey, parentListKeys, parentListPartition } from '../../db/keys';
 import { counterUpdate, parentCounter } from '../../db/pagination';
 import type { TransactItem } from '../../db/transactions';
 import { RuleViolation, type DomainError } from '../../errors';
+import { getItem } from '../../db/items';
 import { PRODUCT, type ProductType } from '../catalog/product';
-import { aggregatorKey } from './aggregator';
+import { aggregatorKey, type AggregateOperation, type AggregatorItem } from './aggregator';
 import { aggregatorReferenceMissing } from './aggregator-errors';
 
 /**
@@ -25,6 +26,28 @@ export function assertMeteredType(type: ProductType, aggregatorId: string | null
   throw new RuleViolation(
     'aggregator_not_allowed',
     `A '${type}' product cannot name an aggregator: only ${METERED_PRODUCT_TYPES.map((t) => `'${t}'`).join(' and ')} products are metered by usage.`,
+  );
+}
+
+/**
+ * The operations a credit product may be metered by: each event then consumes what it adds (count: 1, sum: the
+ * property). max, unique_count and latest describe a period, not an event: no per-event amount to consume
+ * (docs/usage-credits.md).
+ */
+export const CREDIT_OPERATIONS: readonly AggregateOperation[] = ['count', 'sum'];
+
+/**
+ * A credit product naming an aggregator of another operation → 422 `aggregator_operation_not_allowed`. One read of
+ * the aggregator (its operation never changes); a missing one is left to the transaction's check (422
+ * `aggregator_not_found`).
+ */
+export async function assertCreditAggregation(ctx: Ctx, type: ProductType, aggregatorId: string | null | undefined): Promise<void> {
+  if (type !== 'credit' || aggregatorId == null) return;
+  const aggregator = await getItem<AggregatorItem>(aggregatorKey(ctx, aggregatorId), true);
+  if (!aggregator || aggregator.deleted_at || CREDIT_OPERATIONS.includes(aggregator.operation)) return;
+  throw new RuleViolation(
+    'aggregator_operation_not_allowed',
+    `A credit product consumes credits per event: its aggregator must count or sum, and '${aggregatorId}' is a '${aggregator.operation}' aggregator.`,
   );
 }
 

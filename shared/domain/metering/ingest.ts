@@ -50,12 +50,14 @@ export async function ingestEvents(ctx: Ctx, checked: Checked[], decorate: (item
     return problem ? [] : [entry];
   });
   const customers = await resolveCustomers(ctx, timed.map((e) => e.event.customer_id));
-  const items: Array<{ index: number; event: EventInput; item: UsageEventItem }> = [];
+  const accepted: Array<{ index: number; event: EventInput; customerId: string }> = [];
   for (const entry of timed) {
     const resolved = customers.get(entry.event.customer_id)!;
     if ('problem' in resolved) failed.push({ index: entry.index, event: entry.event, error: resolved.problem satisfies RefProblem });
-    else items.push({ ...entry, item: await decorate(eventItem(ctx, entry.event, resolved.customerId, now)) });
+    else accepted.push({ ...entry, customerId: resolved.customerId });
   }
+  // Decorated all at once: a decorator that reads per customer (price-calculation.ts) reads its customers in parallel.
+  const items = await Promise.all(accepted.map(async ({ customerId, ...entry }) => ({ ...entry, item: await decorate(eventItem(ctx, entry.event, customerId, now)) })));
   const unwritten = await writeLatest(items.map((i) => i.item));
   const created: PublicUsageEvent[] = [];
   for (const { index, event, item } of items) {

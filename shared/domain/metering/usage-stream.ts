@@ -5,6 +5,7 @@ import { makeCtx } from '../../context';
 import { workspaceOf } from '../events/map-change';
 import { applyUsageChanges, type UsageChange } from './apply-usage';
 import { listAggregatorItems } from './aggregator-read';
+import { consumeCreditsForUsage } from './credit-consumption';
 import { USAGE_EVENT, type UsageEventItem } from './usage-event';
 
 const image = (raw: unknown): Record<string, unknown> | undefined => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
@@ -33,10 +34,16 @@ export function usageChanges(records: DynamoDBRecord[]): Map<string, UsageChange
   return byWorkspace;
 }
 
-/** Applies a stream batch's usage changes (apply-usage.ts): the workspace's aggregators read once per batch. */
+/**
+ * Applies a stream batch's usage changes (apply-usage.ts), then the credits they consume (credit-consumption.ts):
+ * the workspace's aggregators read once per batch.
+ */
 export async function applyUsageRecords(records: DynamoDBRecord[]): Promise<void> {
   for (const [workspace, changes] of usageChanges(records)) {
     const ctx = makeCtx(workspace, 'stream-usage');
-    await applyUsageChanges(ctx, await listAggregatorItems(ctx), changes);
+    const aggregators = await listAggregatorItems(ctx);
+    await applyUsageChanges(ctx, aggregators, changes);
+    // Idempotent per event id too (a marker in each balance's transaction), so a retried batch consumes nothing twice.
+    await consumeCreditsForUsage(ctx, aggregators, changes);
   }
 }

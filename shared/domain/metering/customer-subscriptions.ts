@@ -1,0 +1,19 @@
+import type { Ctx } from '../../context';
+import { getItem } from '../../db/items';
+import { batchGet } from '../../db/pagination';
+import { customerItemKey, subscriptionSummaries, type CustomerItem } from '../customers/customer';
+import { subscriptionKey, type SubscriptionItem } from '../subscriptions/subscription';
+
+/**
+ * A customer's active subscriptions, for pricing its events: the customer item carries a summary of each of its
+ * subscriptions (written in every subscription write's transaction, customers/customer.ts), so this is one GetItem
+ * and one BatchGetItem of the subscriptions it names as active, both strongly consistent. No index is needed.
+ */
+export async function activeSubscriptionsOf(ctx: Ctx, customerId: string): Promise<SubscriptionItem[]> {
+  const customer = await getItem<CustomerItem>(customerItemKey(ctx, customerId), true);
+  if (!customer) return [];
+  const ids = subscriptionSummaries(customer).filter((s) => s.status === 'active').map((s) => s.id);
+  const chunks = Array.from({ length: Math.ceil(ids.length / 100) }, (_, i) => ids.slice(i * 100, i * 100 + 100));
+  const items = (await Promise.all(chunks.map((chunk) => batchGet(chunk.map((id) => subscriptionKey(ctx, id)), true)))).flat() as unknown as SubscriptionItem[];
+  return items.filter((s) => s.status === 'active').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
