@@ -3,6 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { handler as streamHandler } from '../../functions/streams/events';
 import { getItem } from '../../shared/db/items';
+import { listQuarantined } from '../../shared/domain/events/quarantine';
 import { makeCtx } from '../../shared/context';
 import { bucketKey, hourOf, type BucketItem } from '../../shared/domain/metering/bucket-item';
 import { usageEventKey, type UsageEventItem } from '../../shared/domain/metering/usage-event';
@@ -144,6 +145,24 @@ describe('usage', () => {
     const bucket = await getItem<BucketItem>(bucketKey(ctx, c.id, a.id, hourOf(at(3))), true);
     expect(bucket?.sum).toBe(11);
     expect(item.id).toBe('crash-1');
+  });
+
+  it('quarantines a usage record that fails on its own, and applies the others of its batch', async () => {
+    const c = await customer();
+    const a = await aggregator({ operation: 'sum', property: 'units' });
+    const ctx = makeCtx(client.workspace, 't');
+    const image = (id: string, customerId: string, units: number) => ({
+      ...usageEventKey(ctx, id), _type: 'usage_event', id, customer_id: customerId, event_type: 'api_call', timestamp: at(4), properties: { units }, ingested_at: at(4),
+    });
+    const insert = (eventID: string, item: Record<string, unknown>) => ({
+      eventID, eventName: 'INSERT' as const, dynamodb: { Keys: marshall({ pk: item.pk, sk: item.sk }) as never, NewImage: marshall(item) as never, SequenceNumber: eventID },
+    });
+    // A customer id too long for a key: its bucket can never be written (the same failure on every try).
+    const poison = insert(`poison-${c.id}`, image('poison-1', `cus_${'x'.repeat(2_100)}`, 1));
+    const batch: DynamoDBStreamEvent = { Records: [insert(`good-a-${c.id}`, image('good-a', c.id, 2)), poison, insert(`good-b-${c.id}`, image('good-b', c.id, 3))] };
+    expect(await streamHandler(batch)).toEqual({ batchItemFailures: [] });
+    expect((await getItem<BucketItem>(bucketKey(ctx, c.id, a.id, hourOf(at(4))), true))?.sum).toBe(5);
+    expect((await listQuarantined(client.workspace)).map((q) => q.stream_event_id)).toContain(poison.eventID);
   });
 
   it('property: any mix of duplicates, replacements, reordering and concurrent batches equals a recomputation', async () => {

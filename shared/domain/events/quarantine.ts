@@ -7,6 +7,7 @@ import { writeUnlessDone } from '../../db/transactions';
 import { ServiceUnavailable } from '../../errors';
 import { workspaceOf } from './map-change';
 import { processRecord } from './stream-record';
+import { applyUsageRecords } from '../metering/usage-stream';
 
 /**
  * Stream records the stream handler could not turn into events (docs/operations.md, "Quarantined stream records").
@@ -180,7 +181,7 @@ async function findQuarantined(ref: string): Promise<QuarantineItem> {
 }
 
 /**
- * Runs a quarantined record through the stream handler's processing again (after the cause was fixed): its events,
+ * Runs a quarantined record through the stream handler's processing again (after the cause was fixed): its usage, events,
  * messages and deliveries are written with the ids they would have had, then the quarantine item is removed. If it
  * fails again, the item stays and the error is thrown.
  */
@@ -188,6 +189,7 @@ export async function replayQuarantined(ref: string): Promise<void> {
   const item = await findQuarantined(ref);
   if (!item.record) throw new Error(`Quarantined record '${ref}' was too large to keep (${item.record_bytes} bytes gzipped): it cannot be replayed`);
   const record = JSON.parse(gunzipSync(item.record).toString('utf8')) as DynamoDBRecord;
+  await applyUsageRecords([record]);
   await processRecord(record);
   await discardQuarantined(ref);
 }
