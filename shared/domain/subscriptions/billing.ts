@@ -118,10 +118,11 @@ function meteredStep(p: StoredSubscriptionProduct, previous: Period | null, usag
     records.push({ ...record, quantity: metered.quantity, units, amount });
   }
   if (previous) {
+    // The period that just ended comes first, before the late-usage lines of earlier ones.
     const ended = reading(previous);
     const amount = meteredAmount(p.price, ended);
     const units = meteredUnits(p.price, ended);
-    if (units > 0) lines.push(line(p, previous, { units, amount, description: [usageDescription(p, ended), p.description].filter((d) => !!d).join(' · ') }));
+    if (units > 0) lines.unshift(line(p, previous, { units, amount, description: [usageDescription(p, ended), p.description].filter((d) => !!d).join(' · ') }));
     records.push({ ...previous, quantity: ended.quantity, units, amount });
   }
   const open = records.filter((r) => now < periodClosedAt(r.ends_at));
