@@ -177,7 +177,7 @@ describe('pricing metered usage', () => {
     await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
   });
 
-  it('refuses a metered product whose prices cannot price any usage, and bps over an aggregator that does not sum the amount', async () => {
+  it('refuses a metered product whose prices cannot price any usage, and bps over an aggregator that does not sum the amount; quotes a bps one that does', async () => {
     const counted = await aggregator({ event_type: 'payment', operation: 'count', unit_name: 'payments' });
     const customer = await subscriber(client);
     const bounded = await meteredProduct(counted, 'Bounded', { type: 'volume', prices: [{ from: 1, to: 1_000, amount: 1, unit_count: 1 }] });
@@ -186,8 +186,18 @@ describe('pricing metered usage', () => {
     expect([quote.status, quote.body.code]).toEqual([422, 'price_not_supported']);
     expect(quote.body.message).toMatch(/open-ended/);
     const bps = await meteredProduct(counted, 'Counted bps', { type: 'bps', prices: [{ from: 1, to: null, percentage: 1 }] });
-    await expect(subscribe(client, { customer_id: customer.id, starts_at: clock.now().toISOString(), products: [{ ...bps, quantity: 0 }] })).rejects.toMatchObject({ code: 'price_not_supported' });
+    const counting = await client.post('/v1/quotes', { customer_id: customer.id, type: 'subscription', line_items: [{ ...bps, quantity: 1 }] });
+    expect([counting.status, counting.body.code]).toEqual([422, 'price_not_supported']);
+    expect(counting.body.message).toMatch(/must sum that amount/);
     expect((await client.get(`/v2/subscriptions?customer_id=${customer.id}`)).body.data).toEqual([]);
+    // Over a summing aggregator, a bps product can be quoted (valued 0: its usage is priced when billed) and signed.
+    const summed = await meteredProduct(await aggregator({ event_type: 'payment', operation: 'sum', property: 'amount', unit_name: 'cents' }), 'Summed bps', { type: 'bps', prices: [{ from: 1, to: null, percentage: 1 }] });
+    const quote2 = await client.post('/v1/quotes', { customer_id: customer.id, type: 'subscription', line_items: [{ ...platform, quantity: 1 }, { ...summed, quantity: 1 }] });
+    expect([quote2.status, quote2.body.amount, quote2.body.line_items[1].amount]).toEqual([201, 1_000, 0]);
+    const signed = await client.post(`/v1/quotes/${quote2.body.id}/sign`, {});
+    expect(signed.status).toBe(200);
+    expect((await client.get(`/v2/subscriptions/${signed.body.subscription_id}`)).body.products[1]).toMatchObject({ product_id: summed.product_id, unit_name: 'cents', fee_timing: 'in_arrears' });
+    await client.post(`/v1/subscriptions/${signed.body.subscription_id}/cancel`, { mode: 'immediately' });
   });
 });
 
