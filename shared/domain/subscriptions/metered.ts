@@ -141,9 +141,11 @@ export async function currentUsage(ctx: Ctx, s: SubscriptionItem, now: string): 
   if (!period) return new Map();
   const entries = await Promise.all(
     s.products.filter(isMetered).map(async (p) => {
-      const { value } = await readUsage(ctx, s.customer_id, await aggregatorItem(ctx, p.aggregator_id!), period.starts_at, period.ends_at);
-      return [p.id, { quantity: Math.max(0, value), unit_name: p.unit_name ?? null, period_starts_at: period.starts_at, period_ends_at: period.ends_at }] as const;
+      const aggregator = await getItem<AggregatorItem>(aggregatorKey(ctx, p.aggregator_id!), true);
+      if (!aggregator) return []; // aggregators are only soft-deleted: cannot happen, but a read never fails for it
+      const { value } = await readUsage(ctx, s.customer_id, aggregator, period.starts_at, period.ends_at);
+      return [[p.id, { quantity: Math.max(0, value), unit_name: p.unit_name ?? null, period_starts_at: period.starts_at, period_ends_at: period.ends_at }] as const];
     }),
   );
-  return new Map(entries);
+  return new Map(entries.flat());
 }
