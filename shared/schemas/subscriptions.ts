@@ -46,7 +46,7 @@ const subscriptionProduct: Schema = {
         },
         { type: 'null' },
       ],
-      description: 'GET /v2/subscriptions/{id} only: a metered product\'s usage of the current period so far; null for other products or once the subscription ended.',
+      description: 'GET /v2/subscriptions/{id} only, on metered products (aggregator_id set): the usage of the current period so far; null once the subscription ended.',
     },
   },
 };

@@ -88,7 +88,8 @@ describe('a subscription with a flat fee and a usage product, through three peri
     const t0 = got.body.starts_at as string;
     const [t1, t2, t3] = [1, 2, 3].map((n) => monthsAfter(t0, n)) as [string, string, string];
     expect(got.body.products[1]).toMatchObject({ aggregator_id: tokens, unit_name: 'tokens', fee_timing: 'in_arrears', current_usage: { quantity: 0, unit_name: 'tokens', period_starts_at: t0, period_ends_at: t1 } });
-    expect(got.body.products[0]).toMatchObject({ aggregator_id: null, current_usage: null });
+    expect(got.body.products[0]).toMatchObject({ aggregator_id: null, unit_name: null });
+    expect(got.body.products[0]).not.toHaveProperty('current_usage');
     await run();
 
     const sent: Sent[] = [];

@@ -7,15 +7,15 @@ import { currentUsage } from './metered';
 import { findSubscriptionItem } from './write';
 
 /**
- * The subscription, each product with `current_usage`: for a metered product the usage of the current period so far
- * (one usage read per metered product, from the hour buckets), null for the others or once it ended. Only this route
+ * The subscription, each metered product with `current_usage`: the usage of the current period so far (one usage read
+ * per metered product, from the hour buckets), null once it ended; other products are as everywhere. Only this route
  * carries it (lists, the cancel answer and webhooks do not: it is not a state of the subscription).
  */
 export async function getSubscription(ctx: Ctx, id: string): Promise<Subscription> {
   const item = await findSubscriptionItem(ctx, id);
   const usage = await currentUsage(ctx, item, ctx.clock.now().toISOString());
   const subscription = toSubscription(item);
-  return { ...subscription, products: subscription.products.map((p) => ({ ...p, current_usage: usage.get(p.id) ?? null })) };
+  return { ...subscription, products: subscription.products.map((p) => (p.aggregator_id ? { ...p, current_usage: usage.get(p.id) ?? null } : p)) };
 }
 
 /** Oldest first, filtered on the list index's fields (status, customer_id). */
