@@ -4,7 +4,7 @@ import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { billSubscription } from '../../shared/domain/subscriptions/billing';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
-import { pricedProduct, subscribe, subscriber, type PricedProduct } from '../support/subscriptions';
+import { changeSubscription, pricedProduct, subscribe, subscriber, type PricedProduct } from '../support/subscriptions';
 
 let api: TestApi;
 let client: Client;
@@ -243,6 +243,37 @@ describe('late usage', () => {
     moveTo(t4);
     await run();
     expect(await invoicesOf(customer.id)).toHaveLength(3);
+    await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
+  });
+});
+
+describe('a subscription update', () => {
+  it('keeps a kept metered product\'s meter and invoiced periods: late usage of a period billed before the update is billed after it', async () => {
+    const calls = await aggregator({ event_type: 'kept_call', operation: 'count', unit_name: 'calls' });
+    const product = await meteredProduct(calls, 'Kept calls', perUnit(10));
+    const customer = await subscriber(client);
+    const t0 = clock.now().toISOString();
+    const [t1, t2] = [monthsAfter(t0, 1), monthsAfter(t0, 2)];
+    const sub = await subscribe(client, { customer_id: customer.id, starts_at: t0, products: [{ ...product, quantity: 0 }] });
+    await ingest(customer.id, [{ timestamp: plus(t0, 1_000), tokens: 1 }], 'kept_call');
+    await api.events.settle();
+    moveTo(t1);
+    await run();
+    // The catalog product now points to another aggregator: the running subscription keeps its own.
+    const other = await aggregator({ event_type: 'other_call', operation: 'count', unit_name: 'others' });
+    expect((await client.put(`/v1/products/${product.product_id}`, { aggregator_id: other })).status).toBe(200);
+    const changed = await changeSubscription(client, sub.id, [{ ...product, quantity: 0 }, { ...platform, quantity: 1 }]);
+    expect(changed.products[0]).toMatchObject({ id: sub.products[0]!.id, aggregator_id: calls, unit_name: 'calls' });
+    await ingest(customer.id, [{ timestamp: plus(t1, -1_000), tokens: 1 }, { timestamp: plus(t1, 1_000), tokens: 1 }], 'kept_call');
+    await ingest(customer.id, [{ timestamp: plus(t1, 2_000), tokens: 1 }], 'other_call');
+    await api.events.settle();
+    moveTo(t2);
+    await run();
+    const invoices = await invoicesOf(customer.id);
+    expect(invoices.map((i) => i.line_items.map((l) => [l.name, l.units_count, l.amount_excluding_tax, l.period_starts_at]))).toEqual([
+      [['Kept calls', 1, 10, t0]],
+      [['Platform', 1, 1_000, t2], ['Kept calls', 1, 10, t1], ['Kept calls (late usage)', 1, 10, t0]],
+    ]);
     await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
   });
 });

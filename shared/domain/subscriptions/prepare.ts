@@ -287,8 +287,9 @@ export async function prepareSubscriptionUpdate(ctx: Ctx, id: string, change: Su
     const kept = unused.findIndex((p) => p.product_id === product.product_id && p.price_configuration_id === product.price_configuration_id);
     if (kept < 0) return product;
     const [before] = unused.splice(kept, 1);
-    // A kept product keeps its meter (the aggregator snapshot) and what its periods were invoiced for.
-    const meter = before!.aggregator_id && product.aggregator_id ? { aggregator_id: before!.aggregator_id, unit_name: before!.unit_name ?? null, invoiced_usage: before!.invoiced_usage ?? [] } : {};
+    // A kept product keeps its meter (the aggregator snapshot, whatever its catalog product names now) and what its
+    // periods were invoiced for.
+    const meter = before!.aggregator_id && product.fee_timing === 'in_arrears' ? { aggregator_id: before!.aggregator_id, unit_name: before!.unit_name ?? null, invoiced_usage: before!.invoiced_usage ?? [] } : {};
     return { ...product, id: before!.id, ...(before!.billed && { billed: true }), ...meter };
   });
   const subscription: SubscriptionItem = { ...current, products, updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
