@@ -34,8 +34,11 @@ export const workerTableAccess = {
   streamEvents: { actions: workerActions, indexes: ['gsi1', 'gsi3'] },
   /** Reads a delivery and its message, records the attempt and the delivery's next state. */
   deliverWebhooks: { actions: workerActions, indexes: [] },
-  /** Scans the sparse scheduling index (gsi4) for due work, and does it by key; invoices it issues may price lines from gsi3. */
-  scheduledWork: { actions: workerActions, indexes: ['gsi3'], scannedIndexes: ['gsi4'] },
+  /**
+   * Scans the sparse scheduling index (gsi4) for due work, and does it by key; invoices it issues may price lines from
+   * gsi3; a subscription's metered usage reads the customer's raw events (gsi2) for partial hours and bps.
+   */
+  scheduledWork: { actions: workerActions, indexes: ['gsi2', 'gsi3'], scannedIndexes: ['gsi4'] },
 } as const satisfies Record<string, TableAccess>;
 
 /**

@@ -7,6 +7,8 @@ export const subscriptionRoutes: RouteDefinition[] = [
   {
     id: 'getSubscription', method: 'GET', path: '/v2/subscriptions/{id}', handler: 'functions/subscriptions/get.ts',
     scope: 'read', tag: 'Subscriptions', summary: 'Get a subscription', request: { path: idPath }, response: { status: 200, schema: subscriptionResource },
+    // Metered products' current usage reads the customer's raw events of partial hours (gsi2).
+    indexes: ['gsi2'],
   },
   {
     id: 'listSubscriptions', method: 'GET', path: '/v2/subscriptions', handler: 'functions/subscriptions/list.ts',

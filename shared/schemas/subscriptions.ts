@@ -25,7 +25,29 @@ const subscriptionProduct: Schema = {
   type: 'object',
   properties: {
     id: str, product_id: str, price_configuration_id: str, name: str, product_type: { type: 'string', enum: ['flat_fee', 'seat', 'dynamic', 'credit'] },
-    quantity: { type: 'integer' }, billing_interval: interval, fee_timing: { type: 'string', enum: ['in_advance', 'in_arrears'] },
+    quantity: { type: 'integer', description: 'The quantity sold; not billed for a product metered by usage (aggregator_id set), whose usage is.' },
+    billing_interval: interval, fee_timing: { type: 'string', enum: ['in_advance', 'in_arrears'] },
+    aggregator_id: {
+      ...nstr,
+      description: "A `dynamic` product metered by usage: the aggregator its product named when the subscription took it; each period's usage is billed in arrears, priced by its prices. Null otherwise.",
+    },
+    unit_name: { ...nstr, description: "That aggregator's unit name when the subscription took it." },
+    current_usage: {
+      anyOf: [
+        {
+          type: 'object',
+          description: 'The usage of the current period so far (GET /v2/subscriptions/{id} only).',
+          properties: {
+            quantity: { type: 'integer', description: "The aggregator's value over the period so far (bps: the sum of the amounts the percentage applies to)." },
+            unit_name: nstr,
+            period_starts_at: { ...str, description: 'The current period, [period_starts_at, period_ends_at).' },
+            period_ends_at: str,
+          },
+        },
+        { type: 'null' },
+      ],
+      description: 'GET /v2/subscriptions/{id} only, on metered products (aggregator_id set): the usage of the current period so far; null once the subscription ended.',
+    },
   },
 };
 
@@ -50,4 +72,4 @@ export const subscriptionResource: Schema = requireAll({
     },
     cancelled_at: nstr, ends_at: nstr, created_at: str, updated_at: str,
   },
-});
+}, ['current_usage']);

@@ -49,9 +49,9 @@ describe('a subscription written like a signed quote writes it', () => {
     if (end.getUTCDate() !== new Date(startsAt).getUTCDate()) end.setUTCDate(0); // a month later, or the month's last day
     expect(reply.body.current_period_ends_at).toBe(end.toISOString());
     expect(reply.body.products).toEqual([
-      { id: expect.stringMatching(/^subi_/), ...fee, name: 'flat_fee product', product_type: 'flat_fee', quantity: 1, billing_interval: { period: 'months', count: 1 }, fee_timing: 'in_advance' },
-      { id: expect.stringMatching(/^subi_/), ...seat, name: 'seat product', product_type: 'seat', quantity: 3, billing_interval: { period: 'months', count: 1 }, fee_timing: 'in_advance' },
-      { id: expect.stringMatching(/^subi_/), ...usage, name: 'dynamic product', product_type: 'dynamic', quantity: 7, billing_interval: { period: 'months', count: 1 }, fee_timing: 'in_arrears' },
+      { id: expect.stringMatching(/^subi_/), ...fee, name: 'flat_fee product', product_type: 'flat_fee', quantity: 1, billing_interval: { period: 'months', count: 1 }, fee_timing: 'in_advance', aggregator_id: null, unit_name: null },
+      { id: expect.stringMatching(/^subi_/), ...seat, name: 'seat product', product_type: 'seat', quantity: 3, billing_interval: { period: 'months', count: 1 }, fee_timing: 'in_advance', aggregator_id: null, unit_name: null },
+      { id: expect.stringMatching(/^subi_/), ...usage, name: 'dynamic product', product_type: 'dynamic', quantity: 7, billing_interval: { period: 'months', count: 1 }, fee_timing: 'in_arrears', aggregator_id: null, unit_name: null },
     ]);
     expect(Object.keys(reply.body)).not.toEqual(expect.arrayContaining(['pk', 'billing_index', 'gsi4sk']));
   });

@@ -19,7 +19,11 @@ export async function getCustomerUsage(ctx: Ctx, customerId: string, query: Usag
   if (Date.parse(to) - Date.parse(from) > MAX_USAGE_DAYS * 86_400_000) {
     throw new InvalidRequest(`Invalid query: a usage period spans at most ${MAX_USAGE_DAYS} days.`, [{ path: 'query.to', message: `must be at most ${MAX_USAGE_DAYS} days after from` }]);
   }
-  const [customer, aggregator] = await Promise.all([findCustomerItem(ctx, customerId), getAggregator(ctx, query.aggregator_id)]);
+  // Both read at once; when both fail, the path's customer speaks first (404 not_found), whichever answered first.
+  const [customerRead, aggregatorRead] = await Promise.allSettled([findCustomerItem(ctx, customerId), getAggregator(ctx, query.aggregator_id)]);
+  if (customerRead.status === 'rejected') throw customerRead.reason;
+  if (aggregatorRead.status === 'rejected') throw aggregatorRead.reason;
+  const [customer, aggregator] = [customerRead.value, aggregatorRead.value];
   const usage = await readUsage(ctx, customer.id, aggregator, from, to);
   return {
     customer_id: customer.id, aggregator_id: aggregator.id, operation: aggregator.operation, unit_name: aggregator.unit_name, from, to, ...usage,

@@ -77,11 +77,23 @@ async function resolveLine(reads: CatalogReads, type: QuoteType, line: QuoteLine
   if (configuration.currency !== currency) {
     throw new RuleViolation('currency_mismatch', `line_items.${index}: price configuration '${configuration.id}' is in ${configuration.currency}, the quote in ${currency}.`);
   }
-  if (configuration.type === 'bps') {
-    throw new RuleViolation('price_not_supported', `line_items.${index}: price configuration '${configuration.id}' is a bps price, which needs each transaction's amount: it cannot be quoted.`);
-  }
   const product: ProductItem = await reads.product(configuration.product_id);
   const quantity = line.quantity ?? 1;
+  if (configuration.type === 'bps') {
+    // A product metered by usage prices each event's amount when the period is billed: nothing to value in advance.
+    const metered = product.type === 'dynamic' && !!product.aggregator_id && configuration.billing_interval.period !== 'once';
+    if (!metered || type === 'one_off') {
+      throw new RuleViolation(
+        'price_not_supported',
+        `line_items.${index}: price configuration '${configuration.id}' is a bps price, which needs each transaction's amount: only a subscription's product metered by usage (aggregator_id) can have one.`,
+      );
+    }
+    const { billing_interval, commitment_interval } = configuration;
+    return {
+      product_id: product.id, price_configuration_id: configuration.id, quantity, name: product.name, price_type: configuration.type, billing_interval, commitment_interval,
+      amount_per_period: 0, billing_periods: billingPeriods(type, billing_interval, commitment_interval), amount: 0, tiers: [],
+    };
+  }
   return {
     product_id: product.id,
     price_configuration_id: configuration.id,

@@ -12,6 +12,10 @@ import { roundHalfUp } from '../pricing/arithmetic';
 import {
   billingDueKeys, couponsFor, periodStart, subscriptionKey, subscriptionListFields, type StoredSubscriptionProduct, type SubscriptionItem,
 } from './subscription';
+import {
+  isMetered, meteredAmount, meteredUnits, periodClosedAt, readingKey, readMeteredUsage, usageDescription, usageReads,
+  type InvoicedUsage, type MeteredUsage, type UsageReadings,
+} from './metered';
 import { summaryAlso, summaryUpdate, withoutSchedule } from './write';
 
 /** At most this many billing dates are processed per subscription and run; the rest waits for the next run. */
@@ -43,20 +47,29 @@ export interface BillingStep {
 
 const unitAmountOf = (amount: number, units: number): number => (units > 0 ? Number(roundHalfUp(BigInt(amount), BigInt(units))) : amount);
 
-function line(product: StoredSubscriptionProduct, period: Period | null): PricedLine {
-  const amount = computePrice(product.price, { quantity: product.quantity }).amount;
+/** A line priced other than at the product's fixed quantity (metered usage, late usage). */
+interface Charge {
+  units: number;
+  amount: number;
+  name?: string;
+  description: string | null;
+}
+
+function line(product: StoredSubscriptionProduct, period: Period | null, charge?: Charge): PricedLine {
+  const units = charge?.units ?? product.quantity;
+  const amount = charge?.amount ?? computePrice(product.price, { quantity: product.quantity }).amount;
   const once = product.billing_interval.period === 'once';
   const interval = product.billing_interval as { period: string; count?: number };
   return {
     id: newId('ili'),
-    name: product.name,
-    description: product.description,
+    name: charge?.name ?? product.name,
+    description: charge ? charge.description : product.description,
     entry_type: 'product',
     product_id: product.product_id,
     product_type: product.product_type,
     price_id: product.price.prices[0]?.id ?? null,
-    units_count: product.quantity,
-    unit_amount: unitAmountOf(amount, product.quantity),
+    units_count: units,
+    unit_amount: unitAmountOf(amount, units),
     gross: amount,
     tax_rate_id: null,
     period_starts_at: period?.starts_at ?? null,
@@ -70,28 +83,78 @@ function line(product: StoredSubscriptionProduct, period: Period | null): Priced
   };
 }
 
+const dateOf = (iso: string) => iso.slice(0, 10);
+
 /**
- * The billing date `j = billing_index` (the start of period j), as a pure function of the subscription:
+ * A metered product at one billing date (pure; its usage read before, see metered.ts): the arrears line of the period
+ * that just ended (left out at 0 units), a late-usage line for each earlier invoiced period whose usage is now priced
+ * above what it was invoiced for (the difference; a decrease bills nothing), and the product with its records moved
+ * on: the new period's added, each raised to what was billed now, the ones closed to late usage by `now` dropped.
+ */
+function meteredStep(p: StoredSubscriptionProduct, previous: Period | null, usage: UsageReadings, now: string) {
+  const reading = (period: Period): MeteredUsage => {
+    const found = usage.get(readingKey(p.id, period));
+    if (!found) throw new Error(`No usage read for subscription product '${p.id}' over ${period.starts_at} – ${period.ends_at}`);
+    return found;
+  };
+  const lines: PricedLine[] = [];
+  const records: InvoicedUsage[] = [];
+  for (const record of p.invoiced_usage ?? []) {
+    const metered = reading(record);
+    const amount = meteredAmount(p.price, metered);
+    const units = meteredUnits(p.price, metered);
+    if (amount <= record.amount) {
+      records.push(record);
+      continue;
+    }
+    lines.push(
+      line(p, { starts_at: record.starts_at, ends_at: record.ends_at }, {
+        units: Math.max(0, units - record.units),
+        amount: amount - record.amount,
+        name: `${p.name} (late usage)`,
+        description: `Late usage for ${dateOf(record.starts_at)} – ${dateOf(record.ends_at)}: ${usageDescription(p, metered)} in all, ${record.quantity} invoiced before`,
+      }),
+    );
+    records.push({ ...record, quantity: metered.quantity, units, amount });
+  }
+  if (previous) {
+    // The period that just ended comes first, before the late-usage lines of earlier ones.
+    const ended = reading(previous);
+    const amount = meteredAmount(p.price, ended);
+    const units = meteredUnits(p.price, ended);
+    if (units > 0) lines.unshift(line(p, previous, { units, amount, description: [usageDescription(p, ended), p.description].filter((d) => !!d).join(' · ') }));
+    records.push({ ...previous, quantity: ended.quantity, units, amount });
+  }
+  const open = records.filter((r) => now < periodClosedAt(r.ends_at));
+  return { lines, product: { ...p, invoiced_usage: open } };
+}
+
+/**
+ * The billing date `j = billing_index` (the start of period j), as a pure function of the subscription and of the
+ * usage read for it (`usage`: see metered.ts, `usageReads`):
  * - in-advance recurring products (flat_fee, seat, credit) for period j, unless the subscription ends at this date;
  * - one-off products not billed yet, unless it ends at this date (so: on the first invoice);
- * - in-arrears products (dynamic) for period j − 1, when j ≥ 1;
+ * - in-arrears products (dynamic) for period j − 1, when j ≥ 1: a metered one at its usage of that period, priced by
+ *   its prices, then its late usage of earlier invoiced periods (meteredStep); the others at their quantity;
  * lines of quantity 0 are left out. Then the cursor moves to date j + 1 and the current period to j; or, at the end
  * date of a cancellation at period end, the subscription is cancelled and leaves the scheduling index.
  */
-export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string): BillingStep {
+export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string, usage: UsageReadings = new Map()): BillingStep {
   const j = s.billing_index;
   const at = periodStart(s, j);
   const current: Period = { starts_at: at, ends_at: periodStart(s, j + 1) };
   const previous: Period | null = j >= 1 ? { starts_at: periodStart(s, j - 1), ends_at: at } : null;
   const ending = s.end_index !== null && j >= s.end_index;
-  const billable = s.products.filter((p) => p.quantity > 0);
+  const billable = s.products.filter((p) => p.quantity > 0 && !isMetered(p));
   const advance = ending ? [] : billable.filter((p) => p.fee_timing === 'in_advance' && p.billing_interval.period !== 'once').map((p) => line(p, current));
   const once = ending ? [] : billable.filter((p) => p.billing_interval.period === 'once' && !p.billed);
+  const metered = new Map(s.products.filter(isMetered).map((p) => [p.id, meteredStep(p, previous, usage, now)]));
   const arrears = previous ? billable.filter((p) => p.fee_timing === 'in_arrears').map((p) => line(p, previous)) : [];
-  const lines = [...advance, ...once.map((p) => line(p, null)), ...arrears];
-  const period = advance.length === 0 && arrears.length > 0 ? previous! : current;
+  const usageLines = [...metered.values()].flatMap((m) => m.lines);
+  const lines = [...advance, ...once.map((p) => line(p, null)), ...arrears, ...usageLines];
+  const period = advance.length === 0 && arrears.length + usageLines.length > 0 && previous ? previous : current;
   const billedOnce = new Set(once.map((p) => p.id));
-  const products = s.products.map((p) => (billedOnce.has(p.id) ? { ...p, billed: true } : p));
+  const products = s.products.map((p) => metered.get(p.id)?.product ?? (billedOnce.has(p.id) ? { ...p, billed: true } : p));
   const coupons = couponsFor(s, period.starts_at);
   const issues = lines.some((l) => l.gross > 0);
   const base = { ...withoutSchedule(s), products, billing_index: j + 1, first_invoice_issued: s.first_invoice_issued || issues, updated_at: now, _version: s._version + 1 };
@@ -130,7 +193,8 @@ export async function billSubscription(ctx: Ctx, id: string): Promise<number> {
   for (let step = 0; s && step < MAX_BILLING_STEPS; step++) {
     const now = ctx.clock.now().toISOString();
     if (s.status === 'cancelled' || s.next_billing_at === null || s.next_billing_at > now) break;
-    const { lines, coupons, period, next } = billingStep(ctx, s, now);
+    const usage = await readMeteredUsage(ctx, s.customer_id, usageReads(s));
+    const { lines, coupons, period, next } = billingStep(ctx, s, now, usage);
     const total = lines.reduce((sum, l) => sum + l.gross, 0);
     try {
       if (total > 0) {

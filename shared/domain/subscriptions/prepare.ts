@@ -10,6 +10,8 @@ import { priceConfigurationKey, type PriceConfigurationItem } from '../catalog/p
 import { productKey, type ProductItem } from '../catalog/product';
 import { assertProductUsable, productUsableCheck } from '../catalog/usable';
 import { currencyLockItem } from '../customers/currency-lock';
+import { aggregatorKey, type AggregatorItem } from '../metering/aggregator';
+import { aggregatorReferenceMissing } from '../metering/aggregator-errors';
 import type { CustomerItem } from '../customers/customer';
 import { findCustomerItem } from '../customers/read';
 import { assertNotArchived } from '../customers/rules';
@@ -93,6 +95,7 @@ async function checkProducts(
   const kept = (id: string) => existing?.productIds.has(id) ?? false;
   const read = async (id: string) => (kept(id) ? ((await getItem<ProductItem>(productKey(ctx, id), true)) ?? (await assertProductUsable(ctx, id))) : assertProductUsable(ctx, id));
   const products = new Map(await Promise.all(productIds.map(async (id) => [id, await read(id)] as const)));
+  const aggregators = await meterAggregators(ctx, [...products.values()]);
   let interval = existing?.interval;
   const checked = inputs.map((input, index): StoredSubscriptionProduct => {
     const configuration = configurations.get(input.price_configuration_id);
@@ -102,12 +105,14 @@ async function checkProducts(
     if (configuration.currency !== currency) {
       throw new RuleViolation('currency_mismatch', `products.${index}: price configuration '${configuration.id}' is in ${configuration.currency}, the subscription in ${currency}.`);
     }
-    if (configuration.type === 'bps') {
-      throw new RuleViolation('price_not_supported', `products.${index}: bps prices need the amount of each transaction; they cannot be part of a subscription.`);
-    }
-    const price = { type: configuration.type, prices: configuration.prices } as PricedConfiguration;
-    computePrice(price, { quantity: input.quantity }); // a quantity the price refuses (e.g. not a whole number of packs) is refused now
     const billing = configuration.billing_interval;
+    const product = products.get(input.product_id) as ProductItem;
+    const meter = product.type === 'dynamic' && billing.period !== 'once' && product.aggregator_id ? aggregators.get(product.aggregator_id)! : null;
+    const price = { type: configuration.type, prices: configuration.prices } as PricedConfiguration;
+    if (meter) assertMeterable(index, price, meter);
+    else if (configuration.type === 'bps') {
+      throw new RuleViolation('price_not_supported', `products.${index}: bps prices need the amount of each transaction: only a product metered by a 'sum' aggregator can have one in a subscription.`);
+    } else computePrice(price, { quantity: input.quantity }); // a quantity the price refuses (e.g. not a whole number of packs) is refused now
     if (billing.period !== 'once') {
       interval ??= billing;
       if (!sameInterval(interval, billing)) {
@@ -117,7 +122,6 @@ async function checkProducts(
         );
       }
     }
-    const product = products.get(input.product_id) as ProductItem;
     return {
       id: newId('subi'),
       product_id: product.id,
@@ -127,6 +131,8 @@ async function checkProducts(
       quantity: input.quantity,
       billing_interval: billing,
       fee_timing: product.type === 'dynamic' && billing.period !== 'once' ? 'in_arrears' : 'in_advance',
+      aggregator_id: meter?.id ?? null,
+      unit_name: meter?.unit_name ?? null,
       price,
       description: product.public_description,
     };
@@ -135,6 +141,40 @@ async function checkProducts(
     throw new RuleViolation('subscription_not_recurring', 'A subscription needs at least one recurring product (a price configuration billed other than once).');
   }
   return { products: checked, interval, productIds: productIds.filter((id) => !kept(id)) };
+}
+
+/** The live aggregators the (dynamic) products name, by id: a metered product snapshots its aggregator. */
+async function meterAggregators(ctx: Ctx, products: ProductItem[]): Promise<Map<string, AggregatorItem>> {
+  const ids = [...new Set(products.filter((p) => p.type === 'dynamic' && p.aggregator_id).map((p) => p.aggregator_id!))];
+  return new Map(
+    await Promise.all(
+      ids.map(async (id) => {
+        const item = await getItem<AggregatorItem>(aggregatorKey(ctx, id), true);
+        if (!item || item.deleted_at) throw aggregatorReferenceMissing(id);
+        return [id, item] as const;
+      }),
+    ),
+  );
+}
+
+/**
+ * A metered product's prices must price any usage: tiers (volume, packaged, bulk) up to an open-ended last one, or
+ * bps over a `sum` aggregator (each event's amount is the property it sums). Its `quantity` is not billed.
+ */
+function assertMeterable(index: number, price: PricedConfiguration, meter: AggregatorItem): void {
+  if (price.type === 'bps' && meter.operation !== 'sum') {
+    throw new RuleViolation(
+      'price_not_supported',
+      `products.${index}: a bps price applies to each event's amount: its aggregator '${meter.id}' must sum that amount (operation 'sum', not '${meter.operation}').`,
+    );
+  }
+  const tiers = price.prices as Array<{ to?: number | null }>;
+  if ((tiers[tiers.length - 1]?.to ?? null) !== null) {
+    throw new RuleViolation(
+      'price_not_supported',
+      `products.${index}: usage has no upper bound, so a metered product's last price tier must be open-ended (to: null).`,
+    );
+  }
 }
 
 async function customerFor(ctx: Ctx, id: string): Promise<CustomerItem & { currency: string }> {
@@ -247,7 +287,10 @@ export async function prepareSubscriptionUpdate(ctx: Ctx, id: string, change: Su
     const kept = unused.findIndex((p) => p.product_id === product.product_id && p.price_configuration_id === product.price_configuration_id);
     if (kept < 0) return product;
     const [before] = unused.splice(kept, 1);
-    return { ...product, id: before!.id, ...(before!.billed && { billed: true }) };
+    // A kept product keeps its meter (the aggregator snapshot, whatever its catalog product names now) and what its
+    // periods were invoiced for.
+    const meter = before!.aggregator_id && product.fee_timing === 'in_arrears' ? { aggregator_id: before!.aggregator_id, unit_name: before!.unit_name ?? null, invoiced_usage: before!.invoiced_usage ?? [] } : {};
+    return { ...product, id: before!.id, ...(before!.billed && { billed: true }), ...meter };
   });
   const subscription: SubscriptionItem = { ...current, products, updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
   return { subscription, items: [putOnVersion(subscription, current), ...checked.productIds.map((productId) => productUsableCheck(ctx, productId))] };

@@ -8,6 +8,7 @@ import type { CustomerSubscriptionSummary } from '../customers/customer';
 import type { PricedConfiguration } from '../pricing/types';
 import type { CouponTerms } from '../invoices/invoice';
 import { addInterval } from '../wallets/schedule';
+import type { InvoicedUsage } from './metered';
 
 export const SUBSCRIPTION = 'SUB';
 
@@ -37,6 +38,13 @@ export interface SubscriptionProduct {
   quantity: number;
   billing_interval: BillingInterval;
   fee_timing: FeeTiming;
+  /**
+   * A `dynamic` product metered by usage: the aggregator its catalog product named when the subscription took it
+   * (a snapshot), whose usage of each period is billed in arrears instead of `quantity`; null otherwise.
+   */
+  aggregator_id?: string | null;
+  /** That aggregator's `unit_name` at the same time (null without one). */
+  unit_name?: string | null;
 }
 
 /** As stored: the prices it was sold at (copied from the configuration) and, for one-off products, whether billed. */
@@ -45,6 +53,11 @@ export interface StoredSubscriptionProduct extends SubscriptionProduct {
   description: string | null;
   /** One-off products only: set by the invoice that billed it. */
   billed?: boolean;
+  /**
+   * Metered products only: what each invoiced period still open to late usage was invoiced for (metered.ts), moved
+   * by the billing step in the same conditioned write as the cursor, so late usage is billed exactly once.
+   */
+  invoiced_usage?: InvoicedUsage[];
 }
 
 export interface SubscriptionItem extends StoredItem {
@@ -127,6 +140,8 @@ const toProduct = (p: StoredSubscriptionProduct): SubscriptionProduct => ({
   quantity: p.quantity,
   billing_interval: p.billing_interval,
   fee_timing: p.fee_timing,
+  aggregator_id: p.aggregator_id ?? null,
+  unit_name: p.unit_name ?? null,
 });
 
 /** The public subscription (`GET /v2/subscriptions/{id}`). */
