@@ -3,7 +3,7 @@ import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { billSubscription } from '../../shared/domain/subscriptions/billing';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
-import { changeSubscription, pricedProduct, subscribe, subscriber, type PricedProduct } from '../support/subscriptions';
+import { changeSubscription, monthsAfter, pricedProduct, subscribe, subscriber, type PricedProduct } from '../support/subscriptions';
 
 let api: TestApi;
 let client: Client;
@@ -34,15 +34,6 @@ const mine = () => ({ workspaces: new Set([client.workspace]) });
 const run = () => runDueWork(clock.now(), mine());
 /** Moves the clock to one minute past `iso` (a billing date). */
 const moveTo = (iso: string) => clock.advance(Date.parse(iso) + 60_000 - clock.now().getTime());
-const monthsAfter = (iso: string, months: number) => {
-  const start = new Date(iso);
-  const next = new Date(iso);
-  next.setUTCDate(1);
-  next.setUTCMonth(start.getUTCMonth() + months);
-  const last = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
-  next.setUTCDate(Math.min(start.getUTCDate(), last));
-  return next.toISOString();
-};
 
 interface Line { name: string; amount_excluding_tax: number; units_count: number; period_starts_at: string | null; period_ends_at: string | null; revenue_type: string }
 interface Invoice { id: string; status: string; number: string; subscription_id: string; period_starts_at: string; period_ends_at: string; amount_excluding_tax: number; total_amount: number; amount_fixed: number; line_items: Line[] }

@@ -4,7 +4,7 @@ import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { billSubscription } from '../../shared/domain/subscriptions/billing';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
-import { changeSubscription, pricedProduct, subscribe, subscriber, type PricedProduct } from '../support/subscriptions';
+import { changeSubscription, monthsAfter, pricedProduct, subscribe, subscriber, type PricedProduct } from '../support/subscriptions';
 
 let api: TestApi;
 let client: Client;
@@ -28,15 +28,6 @@ const run = () => runDueWork(clock.now(), mine());
 /** Moves the clock to `iso` + `after` ms. */
 const moveTo = (iso: string, after = 60_000) => clock.advance(Date.parse(iso) + after - clock.now().getTime());
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
-const monthsAfter = (iso: string, months: number) => {
-  const start = new Date(iso);
-  const next = new Date(iso);
-  next.setUTCDate(1);
-  next.setUTCMonth(start.getUTCMonth() + months);
-  const last = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
-  next.setUTCDate(Math.min(start.getUTCDate(), last));
-  return next.toISOString();
-};
 
 interface Line { name: string; description: string | null; units_count: number; unit_amount: number; amount_excluding_tax: number; period_starts_at: string | null; period_ends_at: string | null; revenue_type: string }
 interface Invoice { id: string; subscription_id: string; period_starts_at: string; period_ends_at: string; amount_excluding_tax: number; line_items: Line[] }

@@ -57,3 +57,14 @@ export async function subscriber(client: Client, body: Record<string, unknown> =
   if (reply.status !== 201) throw new Error(`customer creation failed: ${JSON.stringify(reply.body)}`);
   return reply.body;
 }
+
+/** The same day `months` calendar months later (UTC), clamped to the month's last day, as billing periods advance. */
+export const monthsAfter = (iso: string, months: number): string => {
+  const start = new Date(iso);
+  const next = new Date(iso);
+  next.setUTCDate(1);
+  next.setUTCMonth(start.getUTCMonth() + months);
+  const last = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
+  next.setUTCDate(Math.min(start.getUTCDate(), last));
+  return next.toISOString();
+};
