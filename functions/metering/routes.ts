@@ -1,5 +1,6 @@
 import type { RouteDefinition } from '../route-definition';
-import { eventBatchBody, eventBatchResource, eventBody, ingestionQuery, usagePath, usageQuery, usageResource, usageEventResource } from '../../shared/schemas/metering';
+import { idPath } from '../../shared/schemas/common';
+import { eventBatchBody, eventBatchResource, eventBody, ingestionQuery, usageQuery, usageResource, usageEventResource } from '../../shared/schemas/metering';
 
 const ingestion = 'Events are kept under `(workspace, record.id)`: sending a record id again replaces the event, and usage counts its latest version only. See docs/metering.md.';
 
@@ -20,7 +21,7 @@ export const meteringRoutes: RouteDefinition[] = [
   {
     id: 'getCustomerUsage', method: 'GET', path: '/v1/customers/{id}/usage', handler: 'functions/metering/get-usage.ts', scope: 'read', tag: 'Usage',
     summary: "A customer's usage of one aggregator over [from, to), with its value per UTC day",
-    request: { path: usagePath, query: usageQuery }, response: { status: 200, schema: usageResource },
+    request: { path: idPath, query: usageQuery }, response: { status: 200, schema: usageResource },
     indexes: ['gsi2'],
   },
 ];

@@ -72,8 +72,6 @@ export const eventBatchResource: Schema = resource({
   ),
 });
 
-export const usagePath = object({ id }, ['id']);
-
 /** `from` and `to` bound the period [from, to) (at most MAX_USAGE_DAYS apart). */
 export const usageQuery: Schema = object({ aggregator_id: id, from: dateTime, to: dateTime }, ['aggregator_id', 'from', 'to']);
 export const MAX_USAGE_DAYS = 400;

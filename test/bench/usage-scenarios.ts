@@ -5,9 +5,12 @@
  * the stream's pre-aggregation of one hot customer (events/s and DynamoDB writes per event). Imports the shared table
  * client: import this module only once DYNAMODB_ENDPOINT and TABLE_NAME are set.
  */
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { chunksOf, eachLimited, pushTo } from '../../shared/concurrency';
 import { makeCtx, type Ctx } from '../../shared/context';
+import { putItems } from '../../shared/db/batch-write';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
+import type { Key } from '../../shared/db/keys';
 import { applyUsageChanges, type UsageChange } from '../../shared/domain/metering/apply-usage';
 import type { AggregatorItem } from '../../shared/domain/metering/aggregator';
 import { bucketOf } from '../../shared/domain/metering/bucket';
@@ -63,20 +66,10 @@ const eventOf = (customerId: string, id: string, at: number, tokens: number): Ev
   customer_id: customerId, event_type: 'llm.completion', timestamp: new Date(at).toISOString(), record: { id, tokens, model: 'large' },
 });
 
-/** The items, 25 a BatchWriteItem, 16 calls at a time: what the handler does, without the handler. */
-async function batchWrite(items: Record<string, unknown>[]): Promise<void> {
-  const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
-  let next = 0;
-  const worker = async () => {
-    while (next < chunks.length) {
-      let pending = chunks[next++]!.map((Item) => ({ PutRequest: { Item } }));
-      while (pending.length > 0) {
-        const reply = await db.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-        pending = (reply.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
+/** The items written as the handler writes them (putItems), without the handler; every one must land. */
+async function batchWrite(items: Key[]): Promise<void> {
+  const refused = await putItems(items);
+  if (refused.length > 0) throw new Error(`${refused.length} items still unprocessed after retries`);
 }
 
 async function measureIngestion(options: UsageBench): Promise<UsageResults['ingestion']> {
@@ -91,7 +84,7 @@ async function measureIngestion(options: UsageBench): Promise<UsageResults['inge
     const events = batch(b);
     const floorItems = batch(b + 10_000).map((e) => eventItem(ctx, e, customerId, new Date()));
     const route = () => timed(() => call('POST', '/v1/events/batch', 201, events));
-    const floor = () => timed(() => batchWrite(floorItems as unknown as Record<string, unknown>[]));
+    const floor = () => timed(() => batchWrite(floorItems));
     const [r, f] = b % 2 === 0 ? [await route(), await floor()] : [0, 0];
     const [f2, r2] = b % 2 === 1 ? [await floor(), await route()] : [f, r];
     if (b >= warmup) {
@@ -149,12 +142,12 @@ async function seedMonth(ctx: Ctx, customerId: string, aggregator: AggregatorIte
   const byHour = new Map<string, Contribution[]>();
   for (const item of items) {
     const c = contributionOf(aggregator, item)!;
-    byHour.set(hourOf(item.timestamp), [...(byHour.get(hourOf(item.timestamp)) ?? []), c]);
+    pushTo(byHour, hourOf(item.timestamp), c);
   }
   const buckets = [...byHour].map(([hour, list]) => ({
     ...bucketKey(ctx, customerId, aggregator.id, hour), _type: USAGE_BUCKET, _version: 1, customer_id: customerId, aggregator_id: aggregator.id, hour, ...bucketOf('sum', list),
   }));
-  await batchWrite([...items, ...buckets] as unknown as Record<string, unknown>[]);
+  await batchWrite([...items, ...buckets]);
   return (performance.now() - started) / 1000;
 }
 
@@ -219,15 +212,10 @@ async function measureHotCustomer(options: UsageBench): Promise<UsageResults['ho
     changeId: `hot-${i}`,
     after: { ...eventItem(ctx, eventOf(customerId, `h-${i}`, at + (i % 3_600) * 1000, 3), customerId, new Date()) } as UsageEventItem,
   }));
-  const batches = Array.from({ length: Math.ceil(events / batchSize) }, (_, i) => changes.slice(i * batchSize, (i + 1) * batchSize));
+  const batches = chunksOf(changes, batchSize);
   console.error(`Simulating a hot customer: ${events.toLocaleString('en-US')} events in stream batches of ${batchSize} from ${shards} shards at once…`);
   const before = dynamoCallCount();
-  let next = 0;
-  const ms = await timed(() =>
-    Promise.all(Array.from({ length: shards }, async () => {
-      while (next < batches.length) await applyUsageChanges(ctx, [aggregator], batches[next++]!);
-    })),
-  );
+  const ms = await timed(() => eachLimited(batches, shards, (batch) => applyUsageChanges(ctx, [aggregator], batch)));
   const calls = dynamoCallCount() - before;
   return { events, batchSize, shards, eventsPerSecond: events / (ms / 1000), callsPerEvent: calls / events };
 }

@@ -131,7 +131,7 @@ describe('usage', () => {
     const c = await customer();
     const a = await aggregator({ operation: 'sum', property: 'units' });
     const ctx = makeCtx(client.workspace, 't');
-    const item = { ...(await client.post('/v1/events', call(c.id, 'crash-1', at(3), { units: 7 }))).body };
+    expect((await client.post('/v1/events', call(c.id, 'crash-1', at(3), { units: 7 }))).status).toBe(201);
     await api.events.settle();
     const stored = (await getItem<UsageEventItem>(usageEventKey(ctx, 'crash-1'), true))!;
     // The same change the stream delivered, delivered again (same eventID): the markers make it a no-op.
@@ -144,7 +144,6 @@ describe('usage', () => {
     expect(await streamHandler(batch)).toEqual({ batchItemFailures: [] });
     const bucket = await getItem<BucketItem>(bucketKey(ctx, c.id, a.id, hourOf(at(3))), true);
     expect(bucket?.sum).toBe(11);
-    expect(item.id).toBe('crash-1');
   });
 
   it('quarantines a usage record that fails on its own, and applies the others of its batch', async () => {

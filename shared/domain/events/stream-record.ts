@@ -9,7 +9,8 @@ import { changeTime, mapChange, workspaceOf } from './map-change';
 import { recordEvents } from './record-events';
 
 type Image = Record<string, unknown>;
-const image = (raw: unknown): Image | undefined => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
+/** A stream record's old or new image as a plain item (absent: created / removed). */
+export const image = (raw: unknown): Image | undefined => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
 
 /**
  * One stream record → its events, webhook messages and deliveries. Idempotent (ids derive from the record's

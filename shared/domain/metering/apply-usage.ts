@@ -1,3 +1,4 @@
+import { eachLimited } from '../../concurrency';
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { getItem } from '../../db/items';
@@ -44,12 +45,7 @@ const PARALLEL_BUCKETS = 8;
  * customer costs one bucket write per batch, not one per event.
  */
 export async function applyUsageChanges(ctx: Ctx, aggregators: AggregatorItem[], changes: UsageChange[]): Promise<void> {
-  const work = bucketWork(ctx, aggregators, changes);
-  let next = 0;
-  const worker = async () => {
-    while (next < work.length) await applyToBucket(ctx, work[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_BUCKETS, work.length) }, worker));
+  await eachLimited(bucketWork(ctx, aggregators, changes), PARALLEL_BUCKETS, (work) => applyToBucket(ctx, work));
 }
 
 /** Pure: the deltas of every change, grouped by bucket. */
@@ -90,7 +86,7 @@ async function applyChunk(ctx: Ctx, work: BucketWork, deltas: Delta[]): Promise<
     const changeIds = [...new Set(pending.map((d) => d.changeId))];
     const state = pending.reduce<BucketState>((bucket, d) => applyContribution(work.aggregator.operation, bucket, d.contribution, d.sign), current ?? emptyBucket());
     try {
-      await transactWrite([bucketWrite(work, state, current), ...changeIds.map((id) => markerWrite(ctx, id, work.key))]);
+      await transactWrite([bucketWrite(work, state, current), ...changeIds.map((id) => markerWrite(ctx, id, work))]);
       return;
     } catch (error) {
       if (!(error instanceof ConditionFailed)) {
@@ -118,10 +114,10 @@ function bucketWrite(work: BucketWork, state: BucketState, current: BucketItem |
   return { Put: { TableName: tableName(), Item: item, ...condition } };
 }
 
-const markerWrite = (ctx: Ctx, changeId: string, bucket: { pk: string; sk: string }): TransactItem => ({
+const markerWrite = (ctx: Ctx, changeId: string, work: BucketWork): TransactItem => ({
   Put: {
     TableName: tableName(),
-    Item: { ...appliedMarkerKey(ctx, changeId, bucket), _type: 'usage_applied', ttl: Math.floor(ctx.clock.now().getTime() / 1000) + MARKER_TTL_SECONDS },
+    Item: { ...appliedMarkerKey(ctx, changeId, { customer_id: work.customerId, aggregator_id: work.aggregator.id, hour: work.hour }), _type: 'usage_applied', ttl: Math.floor(ctx.clock.now().getTime() / 1000) + MARKER_TTL_SECONDS },
     ConditionExpression: 'attribute_not_exists(pk)',
   },
 });

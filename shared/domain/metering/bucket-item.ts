@@ -29,8 +29,8 @@ export const bucketKey = (ctx: Ctx, customerId: string, aggregatorId: string, ho
  * finds the marker and skips the change there. Keyed by the change (spread over partitions, never hot) and kept two
  * days, longer than the stream keeps a record (24 h).
  */
-export const appliedMarkerKey = (ctx: Ctx, changeId: string, bucket: { pk: string; sk: string }) => ({
+export const appliedMarkerKey = (ctx: Ctx, changeId: string, bucket: Pick<BucketItem, 'customer_id' | 'aggregator_id' | 'hour'>) => ({
   pk: `WS#${ctx.workspaceId}#UAPPLIED#${changeId}`,
-  sk: `${bucket.pk.slice(bucket.pk.indexOf('#USAGE#') + 7)}#${bucket.sk}`,
+  sk: `${bucket.customer_id}#${bucket.aggregator_id}#H#${bucket.hour}`,
 });
 export const MARKER_TTL_SECONDS = 2 * 86_400;

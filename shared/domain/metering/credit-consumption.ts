@@ -1,3 +1,4 @@
+import { eachLimited, pushTo } from '../../concurrency';
 import type { Ctx } from '../../context';
 import { batchGet } from '../../db/pagination';
 import { productKey, type ProductItem } from '../catalog/product';
@@ -30,17 +31,11 @@ export async function consumeCreditsForUsage(ctx: Ctx, aggregators: AggregatorIt
       if (quantity <= 0) continue;
       for (const productId of creditProducts.get(aggregator.id) ?? []) {
         const usage = { customerId: event.customer_id, productId, eventId: event.id, aggregatorId: aggregator.id, quantity };
-        const balance = `${usage.customerId}#${productId}`;
-        byBalance.set(balance, [...(byBalance.get(balance) ?? []), usage]);
+        pushTo(byBalance, `${usage.customerId}#${productId}`, usage);
       }
     }
   }
-  const queues = [...byBalance.values()];
-  let next = 0;
-  const worker = async () => {
-    while (next < queues.length) await consumeForEvents(ctx, queues[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_BALANCES, queues.length) }, worker));
+  await eachLimited([...byBalance.values()], PARALLEL_BALANCES, (usages) => consumeForEvents(ctx, usages));
 }
 
 /**
@@ -50,12 +45,11 @@ export async function consumeCreditsForUsage(ctx: Ctx, aggregators: AggregatorIt
 async function creditProductsOf(ctx: Ctx, aggregators: AggregatorItem[]): Promise<Map<string, string[]>> {
   const named = await Promise.all(aggregators.map(async (a) => ({ aggregator: a.id, ids: await productsNaming(ctx, a.id, PRODUCTS_PER_AGGREGATOR) })));
   const ids = [...new Set(named.flatMap((n) => n.ids))];
-  const chunks = Array.from({ length: Math.ceil(ids.length / 100) }, (_, i) => ids.slice(i * 100, i * 100 + 100));
-  const products = (await Promise.all(chunks.map((chunk) => batchGet(chunk.map((id) => productKey(ctx, id)), true)))).flat() as unknown as ProductItem[];
+  const products = (await batchGet(ids.map((id) => productKey(ctx, id)), true)) as unknown as ProductItem[];
   const result = new Map<string, string[]>();
   for (const p of products) {
     if (p.type !== 'credit' || p.deleted_at || !p.aggregator_id) continue;
-    result.set(p.aggregator_id, [...(result.get(p.aggregator_id) ?? []), p.id]);
+    pushTo(result, p.aggregator_id, p.id);
   }
   return result;
 }

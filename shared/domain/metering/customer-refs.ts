@@ -41,7 +41,6 @@ export async function resolveCustomers(ctx: Ctx, refs: Iterable<string>): Promis
 }
 
 async function liveCustomers(ctx: Ctx, ids: string[]): Promise<Set<string>> {
-  const chunks = Array.from({ length: Math.ceil(ids.length / 100) }, (_, i) => ids.slice(i * 100, i * 100 + 100));
-  const found = (await Promise.all(chunks.map((chunk) => batchGet(chunk.map((id) => customerItemKey(ctx, id)), true)))).flat() as unknown as CustomerItem[];
+  const found = (await batchGet(ids.map((id) => customerItemKey(ctx, id)), true)) as unknown as CustomerItem[];
   return new Set(found.filter((c) => !c.deleted_at).map((c) => c.id));
 }

@@ -13,7 +13,6 @@ export async function activeSubscriptionsOf(ctx: Ctx, customerId: string): Promi
   const customer = await getItem<CustomerItem>(customerItemKey(ctx, customerId), true);
   if (!customer) return [];
   const ids = subscriptionSummaries(customer).filter((s) => s.status === 'active').map((s) => s.id);
-  const chunks = Array.from({ length: Math.ceil(ids.length / 100) }, (_, i) => ids.slice(i * 100, i * 100 + 100));
-  const items = (await Promise.all(chunks.map((chunk) => batchGet(chunk.map((id) => subscriptionKey(ctx, id)), true)))).flat() as unknown as SubscriptionItem[];
+  const items = (await batchGet(ids.map((id) => subscriptionKey(ctx, id)), true)) as unknown as SubscriptionItem[];
   return items.filter((s) => s.status === 'active').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -1,8 +1,7 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
-import { db, tableName } from '../../db/client';
+import { putItems } from '../../db/batch-write';
 import type { PropertyValue } from './aggregator';
-import { resolveCustomers, type RefProblem } from './customer-refs';
+import { resolveCustomers } from './customer-refs';
 import {
   eventIndexKeys, FUTURE_SKEW_MS, PAST_HORIZON_MS, RETENTION_DAYS, toUsageEvent, USAGE_EVENT, usageEventKey, type PublicUsageEvent, type UsageEventItem,
 } from './usage-event';
@@ -30,9 +29,6 @@ export interface IngestResult {
 /** A schema-valid event, or why not (the batch route checks each element with the single-event validator). */
 export type Checked = { index: number; event: EventInput } | EventFailure;
 
-const WRITE_CHUNK = 25;
-const PARALLEL_WRITES = 16;
-const MAX_WRITE_ATTEMPTS = 6;
 
 /**
  * Stores events under `(workspace, record.id)` with BatchWriteItem: a resend replaces the event, and its usage is
@@ -53,7 +49,7 @@ export async function ingestEvents(ctx: Ctx, checked: Checked[], decorate: (item
   const accepted: Array<{ index: number; event: EventInput; customerId: string }> = [];
   for (const entry of timed) {
     const resolved = customers.get(entry.event.customer_id)!;
-    if ('problem' in resolved) failed.push({ index: entry.index, event: entry.event, error: resolved.problem satisfies RefProblem });
+    if ('problem' in resolved) failed.push({ index: entry.index, event: entry.event, error: resolved.problem });
     else accepted.push({ ...entry, customerId: resolved.customerId });
   }
   // Decorated all at once: a decorator that reads per customer (price-calculation.ts) reads its customers in parallel.
@@ -68,7 +64,7 @@ export async function ingestEvents(ctx: Ctx, checked: Checked[], decorate: (item
   return { created, failed };
 }
 
-export function eventTime(timestamp: string | number): Date {
+function eventTime(timestamp: string | number): Date {
   return new Date(typeof timestamp === 'number' ? timestamp : Date.parse(timestamp));
 }
 
@@ -104,27 +100,8 @@ export function eventItem(ctx: Ctx, event: EventInput, customerId: string, now: 
   };
 }
 
-/** Writes the last item of each record id, 25 a call, 16 calls at a time; returns the ids still unwritten. */
+/** Writes the last item of each record id (putItems); returns the ids DynamoDB still refused. */
 async function writeLatest(items: UsageEventItem[]): Promise<Set<string>> {
   const latest = [...new Map(items.map((item) => [item.id, item])).values()];
-  const chunks = Array.from({ length: Math.ceil(latest.length / WRITE_CHUNK) }, (_, i) => latest.slice(i * WRITE_CHUNK, (i + 1) * WRITE_CHUNK));
-  const unwritten = new Set<string>();
-  let next = 0;
-  const worker = async () => {
-    while (next < chunks.length) for (const item of await putAll(chunks[next++]!)) unwritten.add(item.id);
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_WRITES, chunks.length) }, worker));
-  return unwritten;
-}
-
-/** One BatchWriteItem, its UnprocessedItems re-sent with backoff; returns the items never written. */
-async function putAll(items: UsageEventItem[]): Promise<UsageEventItem[]> {
-  let pending = items;
-  for (let attempt = 0; pending.length > 0 && attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-    const reply = await db.send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending.map((Item) => ({ PutRequest: { Item } })) } }));
-    const left = new Set((reply.UnprocessedItems?.[tableName()] ?? []).map((r) => (r.PutRequest?.Item as UsageEventItem).pk));
-    pending = pending.filter((item) => left.has(item.pk));
-  }
-  return pending;
+  return new Set((await putItems(latest)).map((item) => item.id));
 }

@@ -1,3 +1,4 @@
+import { pushTo } from '../../concurrency';
 import type { Ctx } from '../../context';
 import { queryItems } from '../../db/query';
 import type { AggregatorItem } from './aggregator';
@@ -76,14 +77,14 @@ const fromEvents = (aggregator: AggregatorItem, events: UsageEventItem[]) => buc
 
 function byHour(aggregator: AggregatorItem, events: UsageEventItem[]): HourBucket[] {
   const hours = new Map<string, Contribution[]>();
-  for (const c of contributions(aggregator, events)) hours.set(hourOf(c.at), [...(hours.get(hourOf(c.at)) ?? []), c]);
+  for (const c of contributions(aggregator, events)) pushTo(hours, hourOf(c.at), c);
   return [...hours].map(([hour, list]) => ({ hour, state: bucketOf(aggregator.operation, list) }));
 }
 
 /** Every UTC day the period touches, with the value of its buckets (0 for a day without usage). */
 function perDay(aggregator: AggregatorItem, buckets: HourBucket[], start: number, end: number): Usage['days'] {
   const byDate = new Map<string, BucketState[]>();
-  for (const b of buckets) byDate.set(b.hour.slice(0, 10), [...(byDate.get(b.hour.slice(0, 10)) ?? []), b.state]);
+  for (const b of buckets) pushTo(byDate, b.hour.slice(0, 10), b.state);
   const days: Usage['days'] = [];
   for (let day = Math.floor(start / 86_400_000) * 86_400_000; day < end; day += 86_400_000) {
     const date = iso(day).slice(0, 10);

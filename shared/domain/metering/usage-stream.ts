@@ -1,14 +1,12 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { pushTo } from '../../concurrency';
 import { makeCtx } from '../../context';
 import { workspaceOf } from '../events/map-change';
+import { image } from '../events/stream-record';
 import { applyUsageChanges, type UsageChange } from './apply-usage';
 import { listAggregatorItems } from './aggregator-read';
 import { consumeCreditsForUsage } from './credit-consumption';
 import { USAGE_EVENT, type UsageEventItem } from './usage-event';
-
-const image = (raw: unknown): Record<string, unknown> | undefined => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
 
 /** A usage event as stored by ingest.ts; anything else on that key is left alone. */
 const asEvent = (item: Record<string, unknown> | undefined): UsageEventItem | undefined =>
@@ -29,7 +27,7 @@ export function usageChanges(records: DynamoDBRecord[]): Map<string, UsageChange
     const after = asEvent(image(record.dynamodb?.NewImage));
     const workspace = workspaceOf((after ?? before)?.pk);
     if ((!before && !after) || !workspace || !record.eventID) continue;
-    byWorkspace.set(workspace, [...(byWorkspace.get(workspace) ?? []), { changeId: record.eventID, before, after }]);
+    pushTo(byWorkspace, workspace, { changeId: record.eventID, before, after });
   }
   return byWorkspace;
 }
