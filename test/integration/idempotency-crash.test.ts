@@ -5,7 +5,6 @@
  * effect stays applied once. Through the real local server against DynamoDB Local.
  */
 import { jest } from '@jest/globals';
-import { useClock } from '../../shared/clock';
 import { makeCtx } from '../../shared/context';
 import { setAfterSendHook, tableName } from '../../shared/db/client';
 import { withEffectClaim, type EffectClaim } from '../../shared/db/effect-claim';
@@ -13,14 +12,13 @@ import { getItem } from '../../shared/db/items';
 import { transactWrite } from '../../shared/db/transactions';
 import { claimKey, idempotencyKey, LOCK_TIMEOUT_MS, type IdempotencyItem } from '../../shared/http/idempotency';
 import { newWorkspace, startTestApi, withEntity, type Client, type Reply, type TestApi } from '../support/api';
+import { movableClock } from '../support/clock';
 
 let api: TestApi;
 let client: Client;
-let offset = 0;
-let restoreClock: () => void;
+const clock = movableClock();
 
 beforeAll(async () => {
-  restoreClock = useClock({ now: () => new Date(Date.now() + offset) });
   api = await startTestApi();
   client = await api.client();
   await withEntity(client);
@@ -28,10 +26,10 @@ beforeAll(async () => {
 afterAll(async () => {
   setAfterSendHook(undefined);
   await api.close();
-  restoreClock();
+  clock.restore();
 });
 afterEach(() => {
-  offset = 0;
+  clock.setOffset(0);
   setAfterSendHook(undefined);
 });
 
@@ -211,7 +209,7 @@ describe('a crash between the commit and the answer', () => {
     expect(lost.status).toBe(500);
     expect(await request.effect()).toEqual(after);
 
-    offset = LOCK_TIMEOUT_MS + 1_000; // the retry comes after the claim would have been abandoned
+    clock.setOffset(LOCK_TIMEOUT_MS + 1_000); // the retry comes after the claim would have been abandoned
     const retry = await send(request.method ?? 'POST', request.path, request.body, key);
     expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([expect.any(Number), 'true']);
     expect(retry.status).toBeLessThan(300);
@@ -237,7 +235,7 @@ describe('a charge that dies after locking its invoice', () => {
     setAfterSendHook((name) => {
       if (name !== 'PutItemCommand') return;
       puts += 1;
-      if (puts === 1) offset = 10_000;
+      if (puts === 1) clock.setOffset(10_000);
       if (puts === 2) throw new Error('killed after the lock');
     });
     expect((await send('POST', `/v1/invoices/${due.id}/charge`, {}, 'charge-1')).status).toBe(500);
@@ -245,7 +243,7 @@ describe('a charge that dies after locking its invoice', () => {
     expect((await invoice(due.id)).status).toBe('to_pay');
 
     // The key's claim is abandoned, the invoice's lock (10 s younger) is not: it is the same request's, taken over.
-    offset = LOCK_TIMEOUT_MS + 1_000;
+    clock.setOffset(LOCK_TIMEOUT_MS + 1_000);
     const retry = await send('POST', `/v1/invoices/${due.id}/charge`, {}, 'charge-1');
     expect([retry.status, retry.body.status, retry.body.transactions.length]).toEqual([200, 'paid', 1]);
     const again = await send('POST', `/v1/invoices/${due.id}/charge`, {}, 'charge-1');
@@ -270,14 +268,14 @@ describe('the effect mark in the transaction', () => {
 
   it('lets a retry take over an abandoned claim only while nothing was committed, and then refuses the slow original', async () => {
     const slow = await claim('slow', 'req_slow');
-    offset = LOCK_TIMEOUT_MS + 1_000;
+    clock.setOffset(LOCK_TIMEOUT_MS + 1_000);
     const retry = await claim('slow', 'req_retry');
     await expect(withEffectClaim(slow, () => transactWrite(create('slow-1')))).rejects.toMatchObject({ status: 409, code: 'idempotency_key_in_progress' });
     expect(await written('slow-1')).toBe(false);
     await withEffectClaim(retry, () => transactWrite(create('slow-2')));
     expect(await record('slow')).toMatchObject({ status: 'committed', request_id: 'req_retry', effect_count: 1, created: [{ type: 'thing', sk: 'THING' }] });
 
-    offset = 2 * (LOCK_TIMEOUT_MS + 1_000); // abandoned again, but committed: never taken over
+    clock.setOffset(2 * (LOCK_TIMEOUT_MS + 1_000)); // abandoned again, but committed: never taken over
     expect(await claimKey(ctxOf('req_third'), 'slow', 'print', 'route')).toMatchObject({ claimed: false, committed: { request_id: 'req_retry' } });
   });
 

@@ -5,26 +5,24 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { useClock } from '../../shared/clock';
 import { LOCK_TIMEOUT_MS } from '../../shared/http/idempotency';
+import { movableClock } from '../support/clock';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 
 let api: TestApi;
 let client: Client;
-let offset = 0;
-let restoreClock: () => void;
+const clock = movableClock();
 
 beforeAll(async () => {
-  restoreClock = useClock({ now: () => new Date(Date.now() + offset) });
   api = await startTestApi();
   client = await api.client();
   await withEntity(client);
 });
 afterAll(async () => {
   await api.close();
-  restoreClock();
+  clock.restore();
 });
 
 /** A server in its own process that exits (code 70) right after its first committed transaction. */
@@ -62,7 +60,7 @@ it('a wallet load committed by a killed server is replayed, not loaded again, by
   const ledger = async () => (await client.get(`/v1/wallets/${wallet.id}/transactions`)).body;
   expect((await ledger()).meta.total).toBe(1); // committed, never acknowledged
 
-  offset = LOCK_TIMEOUT_MS + 5_000;
+  clock.setOffset(LOCK_TIMEOUT_MS + 5_000);
   const retry = await load(api.url, wallet.id, 'load-42');
   expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
   expect(await retry.json()).toMatchObject({ id: wallet.id, balance: { amount: 1_000 } });
