@@ -6,7 +6,7 @@ import { getItem } from '../../shared/db/items';
 import { listQuarantined } from '../../shared/domain/events/quarantine';
 import { makeCtx } from '../../shared/context';
 import { bucketKey, hourOf, type BucketItem } from '../../shared/domain/metering/bucket-item';
-import { usageEventKey, type UsageEventItem } from '../../shared/domain/metering/usage-event';
+import { RETENTION_DAYS, usageEventKey, type UsageEventItem } from '../../shared/domain/metering/usage-event';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 
 let api: TestApi;
@@ -58,6 +58,16 @@ describe('ingestion', () => {
     const deleted = await customer();
     await client.delete(`/v1/customers/${deleted.id}`);
     expect((await refused(call(deleted.id, 'r-4', at(1)))).code).toBe('customer_not_found');
+  });
+
+  it('refuses an external_id shared by two live customers, and keeps raw events 400 days after their time (TTL)', async () => {
+    await customer({ external_id: 'twin' });
+    await customer({ external_id: 'twin' });
+    expect((await client.post('/v1/events', call('twin', 'tw-1', at(1)))).body.code).toBe('customer_ambiguous');
+    const c = await customer();
+    await client.post('/v1/events', call(c.id, 'ttl-1', at(1)));
+    const stored = await getItem<UsageEventItem>(usageEventKey(makeCtx(client.workspace, 't'), 'ttl-1'), true);
+    expect(stored?.ttl).toBe(Date.parse(at(1)) / 1000 + RETENTION_DAYS * 86_400);
   });
 
   it('takes a batch: one bad event never rejects the others, and each failure says why and where', async () => {
@@ -144,6 +154,24 @@ describe('usage', () => {
     expect(await streamHandler(batch)).toEqual({ batchItemFailures: [] });
     const bucket = await getItem<BucketItem>(bucketKey(ctx, c.id, a.id, hourOf(at(3))), true);
     expect(bucket?.sum).toBe(11);
+  });
+
+  it('leaves usage as it is when the DynamoDB TTL removes a raw event', async () => {
+    const c = await customer();
+    const a = await aggregator({ operation: 'count' });
+    const ctx = makeCtx(client.workspace, 't');
+    await client.post('/v1/events', call(c.id, 'expiring-1', at(5)));
+    await api.events.settle();
+    const stored = (await getItem<UsageEventItem>(usageEventKey(ctx, 'expiring-1'), true))!;
+    const removal = {
+      eventID: `ttl-${c.id}`, eventName: 'REMOVE' as const, userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+      dynamodb: { Keys: marshall({ pk: stored.pk, sk: stored.sk }) as never, OldImage: marshall(stored) as never, SequenceNumber: `ttl-${c.id}` },
+    };
+    expect(await streamHandler({ Records: [removal] })).toEqual({ batchItemFailures: [] });
+    expect((await usage(c.id, a.id, at(5), at(6))).value).toBe(1);
+    // The same removal by a user would take the event away.
+    expect(await streamHandler({ Records: [{ ...removal, eventID: `user-${c.id}`, userIdentity: undefined }] })).toEqual({ batchItemFailures: [] });
+    expect((await usage(c.id, a.id, at(5), at(6))).value).toBe(0);
   });
 
   it('quarantines a usage record that fails on its own, and applies the others of its batch', async () => {
