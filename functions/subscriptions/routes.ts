@@ -1,13 +1,35 @@
-import { listOf, type RouteDefinition } from '../route-definition';
+import { actionsOf, listOf, type RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
-import { subscriptionCancelBody, subscriptionListQuery, subscriptionResource } from '../../shared/schemas/subscriptions';
+import {
+  subscriptionCancelBody, subscriptionChangeBody, subscriptionCreateBody, subscriptionListQuery, subscriptionPauseBody, subscriptionResource,
+  subscriptionResumeBody,
+} from '../../shared/schemas/subscriptions';
 
-/** Subscriptions are created and changed by signing quotes (shared/domain/subscriptions/prepare.ts), not by a route. */
+const action = actionsOf({ path: '/v1/subscriptions', dir: 'subscriptions', tag: 'Subscriptions', schema: subscriptionResource });
+
+/**
+ * Subscriptions are created by `POST /v2/subscriptions` or by signing a quote, both through
+ * shared/domain/subscriptions/prepare.ts; changed by PATCH (prorated) or a subscription_update quote.
+ */
 export const subscriptionRoutes: RouteDefinition[] = [
+  {
+    id: 'createSubscription', method: 'POST', path: '/v2/subscriptions', handler: 'functions/subscriptions/create.ts',
+    scope: 'write', tag: 'Subscriptions', summary: 'Create a subscription (as a signed quote would)',
+    request: { body: subscriptionCreateBody }, response: { status: 201, schema: subscriptionResource },
+    // It answers as GET does: metered products' current usage reads raw events of partial hours (gsi2).
+    indexes: ['gsi2'],
+  },
   {
     id: 'getSubscription', method: 'GET', path: '/v2/subscriptions/{id}', handler: 'functions/subscriptions/get.ts',
     scope: 'read', tag: 'Subscriptions', summary: 'Get a subscription', request: { path: idPath }, response: { status: 200, schema: subscriptionResource },
     // Metered products' current usage reads the customer's raw events of partial hours (gsi2).
+    indexes: ['gsi2'],
+  },
+  {
+    id: 'updateSubscription', method: 'PATCH', path: '/v2/subscriptions/{id}', handler: 'functions/subscriptions/update.ts',
+    scope: 'write', tag: 'Subscriptions', summary: 'Change the products of a subscription, now (prorated) or at the next period',
+    request: { path: idPath, body: subscriptionChangeBody }, response: { status: 200, schema: subscriptionResource },
+    // A final or prorated invoice may read the customer's raw events (metered usage so far).
     indexes: ['gsi2'],
   },
   {
@@ -16,8 +38,11 @@ export const subscriptionRoutes: RouteDefinition[] = [
     request: { query: subscriptionListQuery }, response: { status: 200, schema: listOf(subscriptionResource), list: true },
   },
   {
-    id: 'cancelSubscription', method: 'POST', path: '/v1/subscriptions/{id}/cancel', handler: 'functions/subscriptions/cancel.ts',
-    scope: 'write', tag: 'Subscriptions', summary: 'Cancel a subscription at the end of its period (default) or immediately',
-    request: { path: idPath, body: subscriptionCancelBody }, response: { status: 200, schema: subscriptionResource },
+    ...action('cancelSubscription', 'cancel', 'Cancel a subscription at the end of its period (default) or immediately', subscriptionCancelBody),
+    // An immediate cancellation bills the period's metered usage so far (raw events of partial hours: gsi2).
+    indexes: ['gsi2'],
   },
+  action('pauseSubscription', 'pause', 'Pause an active subscription, with or without billing during the pause', subscriptionPauseBody),
+  action('resumeSubscription', 'resume', 'Resume a paused subscription', subscriptionResumeBody),
+  action('reactivateSubscription', 'reactivate', 'Undo a cancellation scheduled at the end of the period'),
 ];
