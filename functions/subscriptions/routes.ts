@@ -29,8 +29,8 @@ export const subscriptionRoutes: RouteDefinition[] = [
     id: 'updateSubscription', method: 'PATCH', path: '/v2/subscriptions/{id}', handler: 'functions/subscriptions/update.ts',
     scope: 'write', tag: 'Subscriptions', summary: 'Change the products of a subscription, now (prorated) or at the next period',
     request: { path: idPath, body: subscriptionChangeBody }, response: { status: 200, schema: subscriptionResource },
-    // A final or prorated invoice may read the customer's raw events (metered usage so far).
-    indexes: ['gsi2'],
+    // Its answer reads metered usage (gsi2); a proration invoice is created as every invoice is (gsi3).
+    indexes: ['gsi2', 'gsi3'],
   },
   {
     id: 'listSubscriptions', method: 'GET', path: '/v2/subscriptions', handler: 'functions/subscriptions/list.ts',
@@ -39,10 +39,12 @@ export const subscriptionRoutes: RouteDefinition[] = [
   },
   {
     ...action('cancelSubscription', 'cancel', 'Cancel a subscription at the end of its period (default) or immediately', subscriptionCancelBody),
-    // An immediate cancellation bills the period's metered usage so far (raw events of partial hours: gsi2).
-    indexes: ['gsi2'],
+    // An immediate cancellation bills the period's metered usage so far (raw events of partial hours: gsi2) on a
+    // final invoice, created as every invoice is (gsi3).
+    indexes: ['gsi2', 'gsi3'],
   },
-  action('pauseSubscription', 'pause', 'Pause an active subscription, with or without billing during the pause', subscriptionPauseBody),
-  action('resumeSubscription', 'resume', 'Resume a paused subscription', subscriptionResumeBody),
-  action('reactivateSubscription', 'reactivate', 'Undo a cancellation scheduled at the end of the period'),
+  // These answer as GET does (metered usage: gsi2) and write through the same settlement as a change (gsi3).
+  { ...action('pauseSubscription', 'pause', 'Pause an active subscription, with or without billing during the pause', subscriptionPauseBody), indexes: ['gsi2', 'gsi3'] },
+  { ...action('resumeSubscription', 'resume', 'Resume a paused subscription', subscriptionResumeBody), indexes: ['gsi2', 'gsi3'] },
+  { ...action('reactivateSubscription', 'reactivate', 'Undo a cancellation scheduled at the end of the period'), indexes: ['gsi2', 'gsi3'] },
 ];

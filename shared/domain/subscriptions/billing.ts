@@ -173,7 +173,13 @@ export async function billSubscription(ctx: Ctx, id: string): Promise<number> {
     const told = trialNotice(ctx, s, now);
     if (told) {
       // Before its first billing date: the trial starts, or its end is near (each write is the event that tells it).
-      s = await transactWrite([advanceItem(told, s), summaryUpdate(ctx, told)]).then(() => told, () => getItem<SubscriptionItem>(subscriptionKey(ctx, id), true));
+      try {
+        await transactWrite([advanceItem(told, s), summaryUpdate(ctx, told)]);
+        s = told;
+      } catch (error) {
+        if (!(error instanceof ConditionFailed && error.index === 0)) throw error;
+        s = await getItem<SubscriptionItem>(subscriptionKey(ctx, id), true); // another run got there first
+      }
       continue;
     }
     if (s.next_billing_at > now) break;
