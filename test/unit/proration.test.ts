@@ -27,9 +27,8 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /** What a change settled with create_invoice gives: the invoice (excluding tax, then with 20 % tax) and the wallet credit. */
 function settled(p: Proration, rate = '20') {
-  const { left } = creditUse(p.lines, [], p.credits);
+  const { taken, left } = creditUse(p.lines, [], p.credits);
   const surplus = sum(left.map((c) => c.discount_amount ?? 0));
-  const taken = p.credits.map((c) => ({ ...c, discount_amount: (c.discount_amount ?? 0) - (left.find((l) => l.id === c.id)?.discount_amount ?? 0) }));
   const invoice = p.lines.length > 0 ? invoiceAmounts(p.lines, taken, rate) : null;
   return {
     charges: p.lines.map((l) => l.gross), credits: p.credits.map((c) => c.discount_amount),

@@ -124,11 +124,7 @@ export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string, usage: U
   const products = upcoming.map((p) => metered.get(p.id)?.product ?? (billedOnce.has(p.id) ? { ...p, billed: true } : p));
   const own = couponsFor(s, period.starts_at);
   const credits = held?.credits ?? [];
-  const { left } = creditUse(lines, own, credits);
-  const taken = credits.map((c) => {
-    const rest = left.find((l) => l.id === c.id);
-    return rest ? { ...c, discount_amount: (c.discount_amount ?? 0) - (rest.discount_amount ?? 0) } : c;
-  }).filter((c) => (c.discount_amount ?? 0) > 0);
+  const { taken, left } = creditUse(lines, own, credits);
   const issues = lines.some((l) => l.gross > 0);
   const base = {
     ...withoutSchedule(s), products, scheduled_products: null, billing_index: j + 1, first_invoice_issued: s.first_invoice_issued || issues,

@@ -50,7 +50,7 @@ export async function changeSubscription(ctx: Ctx, id: string, input: ChangeInpu
     const checks = checked.productIds.map((productId) => productUsableCheck(ctx, productId));
     const base = { ...current, updated_at: now, _version: current._version + 1 };
     const later = input.effective === 'next_period' && running(current);
-    if (!later) assertMeteredKept(current.products, checked.products);
+    if (!later && running(current)) assertMeteredKept(current.products, checked.products);
     const next: SubscriptionItem = later ? { ...base, scheduled_products: checked.products } : { ...base, products: checked.products, scheduled_products: null };
     next.lf = subscriptionListFields(next);
     const window = { starts_at: current.current_period_started_at, ends_at: current.current_period_ends_at, at: now };

@@ -1,18 +1,19 @@
+/** The invoice lines a subscription issues: billing dates (billing.ts), prorations and final invoices (proration.ts). */
 import { newId } from '../../ids';
 import type { PricedLine } from '../invoices/amounts';
 import { computePrice } from '../pricing/compute-price';
 import { roundHalfUp } from '../pricing/arithmetic';
 import type { StoredSubscriptionProduct } from './subscription';
 
+/** A service period [starts_at, ends_at). */
 export interface Period {
   starts_at: string;
   ends_at: string;
 }
 
-
 const unitAmountOf = (amount: number, units: number): number => (units > 0 ? Number(roundHalfUp(BigInt(amount), BigInt(units))) : amount);
 
-/** A line priced other than at the product's fixed quantity (metered usage, late usage). */
+/** A line priced other than at the product's fixed quantity (metered usage, late usage, a prorated part). */
 export interface Charge {
   units: number;
   amount: number;

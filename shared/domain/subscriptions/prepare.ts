@@ -195,7 +195,7 @@ async function entityOf(ctx: Ctx, id: string): Promise<EntityItem> {
   return entity;
 }
 
-function instantOf(value: string, member: string): string {
+function dateTimeOf(value: string, member: string): string {
   const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(time)) throw new InvalidRequest(`Invalid subscription: ${member} must be an ISO 8601 date-time.`, [{ path: member, message: 'must be a date-time' }]);
   return new Date(time).toISOString();
@@ -203,7 +203,7 @@ function instantOf(value: string, member: string): string {
 
 function trialEndOf(value: string | null | undefined, startsAt: string): string | null {
   if (value === undefined || value === null) return null;
-  const end = instantOf(value, 'trial_ends_at');
+  const end = dateTimeOf(value, 'trial_ends_at');
   if (end <= startsAt) throw new InvalidRequest('Invalid subscription: trial_ends_at must be after starts_at.', [{ path: 'trial_ends_at', message: 'must be after starts_at' }]);
   return end;
 }
@@ -231,7 +231,7 @@ const zoneOf = (customer: CustomerItem, entity: EntityItem): string =>
  * where the billing run issues its first invoice (and makes a pending subscription active).
  */
 export async function prepareSubscription(ctx: Ctx, input: NewSubscriptionInput): Promise<PreparedSubscription> {
-  const starts_at = instantOf(input.starts_at, 'starts_at');
+  const starts_at = dateTimeOf(input.starts_at, 'starts_at');
   const trial_ends_at = trialEndOf(input.trial_ends_at, starts_at);
   const customer = await customerFor(ctx, input.customer_id);
   const entityId = input.invoicing_entity_id ?? customer.invoicing_entity_id;
@@ -305,7 +305,8 @@ export async function prepareSubscriptionUpdate(ctx: Ctx, id: string, change: Su
     productIds: new Set(current.products.map((p) => p.product_id)),
   });
   const products = keepIdentities(current.products, checked.products);
-  const subscription: SubscriptionItem = { ...current, products, updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
+  // The quote's list applies from the next billing date: it replaces a change scheduled for then (PATCH next_period).
+  const subscription: SubscriptionItem = { ...current, products, scheduled_products: null, updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
   return { subscription, items: [putOnVersion(subscription, current), ...checked.productIds.map((productId) => productUsableCheck(ctx, productId))] };
 }
 

@@ -119,16 +119,15 @@ export function finalProration(products: StoredSubscriptionProduct[], w: Prorati
 
 /**
  * What an invoice of `lines` takes of `credits`, applied after its own coupons (`before`) exactly as the invoice
- * applies them (applyCoupons): how much in all, and what is left of each credit it could not take whole.
+ * applies them (applyCoupons): how much in all, each credit as taken (what the invoice lists), and what is left of
+ * each credit it could not take whole.
  */
-export function creditUse(lines: readonly PricedLine[], before: readonly CouponTerms[], credits: readonly CouponTerms[]): { absorbed: number; left: CouponTerms[] } {
+export function creditUse(lines: readonly PricedLine[], before: readonly CouponTerms[], credits: readonly CouponTerms[]) {
   const applied = applyCoupons(lines, [...before, ...credits]).applied.slice(before.length);
-  let absorbed = 0;
-  const left: CouponTerms[] = [];
-  credits.forEach((c, i) => {
-    const used = applied[i]?.discount_amount ?? 0;
-    absorbed += used;
-    if ((c.discount_amount ?? 0) > used) left.push({ ...c, discount_amount: (c.discount_amount ?? 0) - used });
-  });
-  return { absorbed, left };
+  const used = credits.map((c, i) => ({ credit: c, used: applied[i]?.discount_amount ?? 0, amount: c.discount_amount ?? 0 }));
+  return {
+    absorbed: used.reduce((sum, u) => sum + u.used, 0),
+    taken: used.filter((u) => u.used > 0).map((u): CouponTerms => ({ ...u.credit, discount_amount: u.used })),
+    left: used.filter((u) => u.amount > u.used).map((u): CouponTerms => ({ ...u.credit, discount_amount: u.amount - u.used })),
+  };
 }

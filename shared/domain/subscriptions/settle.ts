@@ -66,14 +66,11 @@ export async function settle(ctx: Ctx, s: Settlement): Promise<void> {
     next.pending_proration = { lines: [...held.lines, ...proration.lines], credits: [...held.credits, ...proration.credits] };
   }
   const invoiced = s.behavior === 'create_invoice' && prorates;
-  const { left } = invoiced ? creditUse(proration.lines, [], proration.credits) : { left: [] };
+  const { taken, left } = invoiced ? creditUse(proration.lines, [], proration.credits) : { taken: [], left: [] };
   const surplus = left.reduce((sum, c) => sum + (c.discount_amount ?? 0), 0);
   const wallet = surplus > 0 ? await walletCredit(ctx, next, surplus) : [];
   const write = putOnVersion(next, current);
   if (invoiced && proration.lines.some((l) => l.gross > 0)) {
-    const taken = proration.credits
-      .map((c) => ({ ...c, discount_amount: (c.discount_amount ?? 0) - (left.find((l) => l.id === c.id)?.discount_amount ?? 0) }))
-      .filter((c) => c.discount_amount > 0);
     await createInvoice(
       ctx,
       { customer_id: next.customer_id, invoicing_entity_id: next.invoicing_entity_id, currency: next.currency, status: 'to_pay', period_starts_at: s.period.starts_at, period_ends_at: s.period.ends_at },
