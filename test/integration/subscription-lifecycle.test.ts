@@ -191,6 +191,19 @@ describe('PATCH /v2/subscriptions/{id}: a change now, prorated', () => {
     expect((await w.get(later.id)).scheduled_change).toBeNull();
   });
 
+  it('bills a billing date the scheduler has not reached yet before changing, so the proration is within the period really running', async () => {
+    const w = await world();
+    at(T0);
+    const sub = await created(w, { products: [{ ...w.seat, quantity: 5 }] });
+    await w.run();
+    at('2031-04-16T00:00:00.000Z'); // 15 of April's 30 days left; the 1 April date is due but not billed
+    expect((await w.client.patch(`/v2/subscriptions/${sub.id}`, { products: [{ ...w.seat, quantity: 7 }] })).status).toBe(200);
+    const invoices = await w.invoices();
+    expect(invoices.map((i) => [i.period_starts_at, i.amount_excluding_tax])).toEqual([[T0, 6_000], [T1, 6_000], ['2031-04-16T00:00:00.000Z', 4_200 - 3_000]]);
+    await w.run();
+    expect(await w.invoices()).toHaveLength(3);
+  });
+
   it('refuses a change of a cancelled subscription (409), an unknown one (404) and an interval change (422)', async () => {
     const w = await world();
     at(T0);

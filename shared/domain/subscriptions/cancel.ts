@@ -4,7 +4,7 @@ import { cancelledNow } from './billing';
 import { line, type Period } from './lines';
 import { isMetered, meteredAmount, meteredUnits, readingKey, readMeteredUsage, usageDescription } from './metered';
 import { finalProration, NO_PRORATION, type Proration } from './proration';
-import { retryChange, settle } from './settle';
+import { retryChange, settle, upToDate } from './settle';
 import { periodStart, subscriptionListFields, toSubscription, type Subscription, type SubscriptionItem } from './subscription';
 import { findSubscriptionItem } from './write';
 
@@ -54,7 +54,8 @@ async function finalCharges(ctx: Ctx, s: SubscriptionItem, now: string, prorate:
 export async function cancelSubscription(ctx: Ctx, id: string, input: CancelInput = {}): Promise<Subscription> {
   const mode = input.mode ?? 'end_of_period';
   return retryChange(async () => {
-    const current = await findSubscriptionItem(ctx, id);
+    let current = await findSubscriptionItem(ctx, id);
+    if (await upToDate(ctx, current)) current = await findSubscriptionItem(ctx, id);
     if (current.status === 'cancelled') throw new Conflict(`Subscription '${id}' is already cancelled.`);
     const now = ctx.clock.now().toISOString();
     if (mode === 'immediately' || current.status === 'pending') {

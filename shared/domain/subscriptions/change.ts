@@ -4,7 +4,7 @@ import { productUsableCheck } from '../catalog/usable';
 import { isMetered } from './metered';
 import { checkedChange, type SubscriptionProductInput } from './prepare';
 import { NO_PRORATION, prorate } from './proration';
-import { retryChange, settle, type ProrationBehavior } from './settle';
+import { retryChange, settle, upToDate, type ProrationBehavior } from './settle';
 import { subscriptionListFields, toSubscription, type StoredSubscriptionProduct, type Subscription, type SubscriptionItem } from './subscription';
 import { findSubscriptionItem } from './write';
 
@@ -43,7 +43,8 @@ function assertMeteredKept(before: StoredSubscriptionProduct[], after: StoredSub
  */
 export async function changeSubscription(ctx: Ctx, id: string, input: ChangeInput): Promise<Subscription> {
   return retryChange(async () => {
-    const current = await findSubscriptionItem(ctx, id);
+    let current = await findSubscriptionItem(ctx, id);
+    if (await upToDate(ctx, current)) current = await findSubscriptionItem(ctx, id);
     if (current.status === 'cancelled') throw new Conflict(`Subscription '${id}' is cancelled; it can no longer change.`);
     const checked = await checkedChange(ctx, current, input.products);
     const now = ctx.clock.now().toISOString();

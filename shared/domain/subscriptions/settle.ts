@@ -12,7 +12,7 @@ import { findEntityItem } from '../invoicing-entities/read';
 import { walletChange } from '../wallets/ledger';
 import type { WalletItem } from '../wallets/wallet';
 import { createWallet, findCustomerWallet } from '../wallets/wallets';
-import { SubscriptionChanged } from './billing';
+import { billSubscription, SubscriptionChanged } from './billing';
 import type { Period } from './lines';
 import { creditUse, type Proration } from './proration';
 import type { SubscriptionItem } from './subscription';
@@ -33,6 +33,17 @@ export interface Settlement {
   summary: boolean;
   /** More items of the same transaction (the checks of products new to the subscription). */
   checks?: TransactItem[];
+}
+
+/**
+ * Bills the billing dates already due (a scheduler run late or not yet come), so that a change applies to the period
+ * that is really running. Billing is exactly once by itself and is not the request's effect (`outsideEffect`): a
+ * crash after it and a retry with the same Idempotency-Key still apply the change.
+ */
+export async function upToDate(ctx: Ctx, s: SubscriptionItem): Promise<boolean> {
+  if (s.status === 'cancelled' || s.next_billing_at === null || s.next_billing_at > ctx.clock.now().toISOString()) return false;
+  await outsideEffect(() => billSubscription(ctx, s.id));
+  return true;
 }
 
 /**
