@@ -1,0 +1,190 @@
+/**
+ * EN 16931 e-invoices downloaded through GET /v1/invoices/{id}/download?format=cii|ubl|facturx, for invoices and
+ * credit notes made through the API, checked with the official validation rules (no fatal failed assertion), the
+ * CII D16B schema, and qpdf for the Factur-X attachment.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
+import { ciiSchemaErrors, fatal, validatorsAvailable, warnIfUnavailable } from '../support/en16931';
+import { readPdf } from '../support/pdf-text';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+const FR_SELLER = {
+  name: 'Acme SAS', country: 'FR', currency: 'EUR', address_line1: '12 rue de la Paix', city: 'Paris', zip_code: '75002', tax_id: 'FR40303265045',
+  registration_number: '303265045', legal_form: 'SAS au capital de 10 000 EUR', invoice_late_fees: 'three times the French legal interest rate',
+  bank_account: { iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP', account_name: 'Acme SAS' }, payment_terms: 'Payment within 30 days by transfer.',
+  timezone: 'Europe/Paris',
+};
+
+async function download(client: Client, id: string, format: string): Promise<{ status: number; type: string | null; bytes: Buffer }> {
+  const response = await fetch(`${api.url}/v1/invoices/${id}/download?format=${format}`, { headers: { authorization: `Bearer ${client.token}` } });
+  return { status: response.status, type: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+const ok = async <T = any>(reply: Promise<{ status: number; body: any }>, status = 201): Promise<T> => {
+  const { status: got, body } = await reply;
+  expect([got, body.code, body.message]).toEqual([status, undefined, undefined]);
+  return body;
+};
+
+interface Scenario {
+  name: string;
+  currency: 'EUR' | 'JPY' | 'KWD';
+  customer: Record<string, unknown>;
+  lines: (product: { usage: string }) => Record<string, unknown>[];
+  invoice?: Record<string, unknown>;
+  coupon?: Record<string, unknown>;
+  /** The credit note's request (a partial credit), or a full credit when absent. */
+  credit?: Record<string, unknown>;
+}
+
+const many = (count: number, unit: (i: number) => number) =>
+  Array.from({ length: count }, (_, i) => ({ name: `Line ${i + 1}`, unit_amount: unit(i), quantity: 1 + (i % 7) }));
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'EUR, standard 20 %, percent coupon, a usage line',
+    currency: 'EUR',
+    customer: { type: 'corporate', registration_number: '552100554', tax_ids: [{ value: 'FR61552100554' }], billing_address: { line1: '1 avenue Foch', city: 'Lyon', zip: '69006', country: 'FR' } },
+    lines: ({ usage }) => [{ name: 'Plan', unit_amount: 4_999, quantity: 3 }, { price_configuration_id: usage, quantity: 37, transaction_amount: 1_337 }, { name: 'Setup', unit_amount: 1_001 }],
+    coupon: { name: 'Ten percent', type: 'percent', discount_percent: 12.5 },
+  },
+  {
+    name: 'JPY, standard, 200 lines, amount coupon',
+    currency: 'JPY',
+    customer: { type: 'corporate', tax_ids: [{ value: 'FR61552100554' }], billing_address: { city: 'Lyon', country: 'FR' } },
+    lines: () => many(200, (i) => 333 + 17 * i),
+    coupon: { name: 'Yen off', type: 'amount', discount_amount: 10_001, currency: 'JPY' },
+    credit: { amount: 50_001 },
+  },
+  {
+    name: 'KWD, reverse charge, 1 line, amount coupon',
+    currency: 'KWD',
+    customer: { type: 'corporate', tax_ids: [{ value: 'DE811907980' }], billing_address: { line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE' } },
+    lines: () => [{ name: 'Licence', unit_amount: 12_345, quantity: 3 }],
+    coupon: { name: 'Fils off', type: 'amount', discount_amount: 1_005, currency: 'KWD' },
+    credit: { amount: 10_000 },
+  },
+  {
+    name: 'EUR, exempt (customer outside the EU), 200 lines, usage line',
+    currency: 'EUR',
+    customer: { type: 'corporate', billing_address: { city: 'New York', country: 'US' } },
+    lines: ({ usage }) => [...many(199, (i) => 1_999 + i), { price_configuration_id: usage, quantity: 11, transaction_amount: 999 }],
+  },
+  {
+    name: 'KWD, manual rate 8.5 %, 200 lines, percent coupon',
+    currency: 'KWD',
+    customer: { type: 'corporate', tax_ids: [{ value: 'FR61552100554' }], billing_address: { country: 'FR' } },
+    lines: () => many(200, (i) => 1_234 + 7 * i),
+    invoice: { tax_rate: 8.5 },
+    coupon: { name: 'A third off', type: 'percent', discount_percent: 33.33 },
+    credit: { amount: 123_450 },
+  },
+  {
+    name: 'JPY, standard, 1 line',
+    currency: 'JPY',
+    customer: { type: 'person', billing_address: { country: 'FR' }, billing_email: 'jane@example.test' },
+    lines: () => [{ name: 'Book', unit_amount: 999, quantity: 1 }],
+  },
+];
+
+interface Issued { client: Client; invoice: any; note: any }
+
+async function issue(scenario: Scenario): Promise<Issued> {
+  const client = await api.client();
+  await withEntity(client, { ...FR_SELLER, currency: scenario.currency });
+  const product = await ok(client.post('/v1/products', { name: 'API calls', type: 'dynamic' }));
+  const usage = await ok(client.post('/v1/price-configurations', { product_id: product.id, currency: scenario.currency, type: 'bps', prices: [{ from: 1, to: null, percentage: 1.5 }] }));
+  const customer = await ok(client.post('/v1/customers', { name: 'Globex Corp', currency: scenario.currency, ...scenario.customer }));
+  const coupon = scenario.coupon ? await ok(client.post('/v1/coupons', scenario.coupon)) : null;
+  const invoice = await ok(client.post('/v1/invoices', {
+    customer_id: customer.id, status: 'to_pay', reference: 'BUYER-REF-7', purchase_order: 'PO-2026-11', line_items: scenario.lines({ usage: usage.id }),
+    ...(coupon && { coupon_ids: [coupon.id] }), ...scenario.invoice,
+  }));
+  const note = await ok(client.post(`/v1/invoices/${invoice.id}/credit-notes`, { refund_method: 'none', ...scenario.credit }));
+  return { client, invoice, note };
+}
+
+warnIfUnavailable('EN 16931 validation of downloaded e-invoices');
+const withValidators = validatorsAvailable ? describe : describe.skip;
+
+withValidators('EN 16931: invoices and credit notes pass the official rules', () => {
+  const issued = new Map<string, Promise<Issued>>();
+  const of = (scenario: Scenario) => {
+    if (!issued.has(scenario.name)) issued.set(scenario.name, issue(scenario));
+    return issued.get(scenario.name)!;
+  };
+
+  it.each(SCENARIOS.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {
+    const { client, invoice, note } = await of(scenario);
+    expect(invoice.coupons.length > 0).toBe(scenario.coupon !== undefined);
+    for (const document of [invoice, note]) {
+      const cii = await download(client, document.id, 'cii');
+      const ubl = await download(client, document.id, 'ubl');
+      expect([cii.status, cii.type, ubl.status, ubl.type]).toEqual([200, 'application/xml', 200, 'application/xml']);
+      const [ciiXml, ublXml] = [cii.bytes.toString('utf8'), ubl.bytes.toString('utf8')];
+      expect({ document: document.number, cii: fatal('cii', ciiXml), ubl: fatal('ubl', ublXml) }).toEqual({ document: document.number, cii: [], ubl: [] });
+      expect(await ciiSchemaErrors(ciiXml)).toEqual([]);
+      // The e-invoice states the invoice's own amounts.
+      const total = (/<ram:GrandTotalAmount>([^<]+)</.exec(ciiXml) ?? [])[1];
+      const exponent = { EUR: 2, JPY: 0, KWD: 3 }[scenario.currency];
+      expect(total).toBe((document.total_amount / 10 ** exponent).toFixed(Math.min(exponent, 2)));
+      expect(ciiXml).toContain(`<ram:TypeCode>${document.type === 'credit_note' ? 381 : 380}</ram:TypeCode>`);
+    }
+  });
+});
+
+const qpdf = (() => {
+  try {
+    execFileSync('qpdf', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!qpdf) console.warn('Factur-X attachment check skipped: qpdf is not installed (apt-get install qpdf; .ci/run installs it).');
+
+describe('Factur-X', () => {
+  (qpdf ? it : it.skip)('is a PDF/A-3 whose factur-x.xml is the CII, the default download of an entity that enables it', async () => {
+    const client = await api.client();
+    await withEntity(client, { ...FR_SELLER, facturx_enabled: true });
+    const customer = await ok(client.post('/v1/customers', { name: 'Globex Corp', currency: 'EUR', type: 'corporate', tax_ids: [{ value: 'FR61552100554' }], billing_address: { country: 'FR' } }));
+    const invoice = await ok(client.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Consulting day', unit_amount: 80_000, quantity: 2 }] }));
+    const response = await fetch(`${api.url}/v1/invoices/${invoice.id}/download`, { headers: { authorization: `Bearer ${client.token}` } });
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+    const pdf = Buffer.from(await response.arrayBuffer());
+    const dir = mkdtempSync(join(tmpdir(), 'facturx-'));
+    writeFileSync(join(dir, 'invoice.pdf'), pdf);
+    const attached = execFileSync('qpdf', [`--show-attachment=factur-x.xml`, join(dir, 'invoice.pdf')]).toString('utf8');
+    const cii = (await download(client, invoice.id, 'cii')).bytes.toString('utf8');
+    expect(attached).toBe(cii);
+    const raw = pdf.toString('latin1');
+    for (const marker of ['/AFRelationship /Data', '/OutputIntents', 'GTS_PDFA1', '<pdfaid:part>3</pdfaid:part>', '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>', '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>']) {
+      expect([marker, raw.includes(marker)]).toEqual([marker, true]);
+    }
+    const { text } = readPdf(pdf);
+    for (const mention of ['Registration no. 303265045', 'SAS au capital de 10 000 EUR', 'IBAN: FR7630006000011234567890189', 'three times the French legal interest rate', '40 EUR']) {
+      expect([mention, text.replace(/\s+/g, ' ').includes(mention)]).toEqual([mention, true]);
+    }
+    const plain = await download(client, invoice.id, 'pdf');
+    expect(plain.bytes.toString('latin1')).not.toContain('factur-x.xml');
+  });
+
+  it('refuses e-invoices of drafts with a 422 that says why', async () => {
+    const client = await api.client();
+    await withEntity(client, FR_SELLER);
+    const customer = await ok(client.post('/v1/customers', { name: 'Globex Corp', currency: 'EUR', billing_address: { country: 'FR' } }));
+    const draft = await ok(client.post('/v1/invoices', { customer_id: customer.id, line_items: [{ name: 'Day', unit_amount: 100 }] }));
+    const reply = await client.get(`/v1/invoices/${draft.id}/download?format=ubl`);
+    expect([reply.status, reply.body.code]).toEqual([422, 'einvoice_unavailable']);
+    expect((await client.get(`/v1/invoices/${draft.id}/download?format=xml`)).status).toBe(400);
+  });
+});
