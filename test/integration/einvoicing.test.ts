@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
-import { ciiSchemaErrors, fatal, validatorsAvailable, warnIfUnavailable } from '../support/en16931';
+import { ciiSchemaErrors, en16931Failures, fatalOnes, validatorsAvailable, warnIfUnavailable } from '../support/en16931';
 import { readPdf } from '../support/pdf-text';
 
 let api: TestApi;
@@ -74,19 +74,19 @@ const SCENARIOS: Scenario[] = [
     credit: { amount: 10_000 },
   },
   {
-    name: 'EUR, exempt (customer outside the EU), 200 lines, usage line',
+    name: 'EUR, exempt (customer outside the EU), 20 lines, usage line',
     currency: 'EUR',
     customer: { type: 'corporate', billing_address: { city: 'New York', country: 'US' } },
-    lines: ({ usage }) => [...many(199, (i) => 1_999 + i), { price_configuration_id: usage, quantity: 11, transaction_amount: 999 }],
+    lines: ({ usage }) => [...many(19, (i) => 1_999 + i), { price_configuration_id: usage, quantity: 11, transaction_amount: 999 }],
   },
   {
-    name: 'KWD, manual rate 8.5 %, 200 lines, percent coupon',
+    name: 'KWD, manual rate 8.5 %, 30 lines, percent coupon',
     currency: 'KWD',
     customer: { type: 'corporate', tax_ids: [{ value: 'FR61552100554' }], billing_address: { country: 'FR' } },
-    lines: () => many(200, (i) => 1_234 + 7 * i),
+    lines: () => many(30, (i) => 1_234 + 7 * i),
     invoice: { tax_rate: 8.5 },
     coupon: { name: 'A third off', type: 'percent', discount_percent: 33.33 },
-    credit: { amount: 123_450 },
+    credit: { amount: 50_000 },
   },
   {
     name: 'JPY, standard, 1 line',
@@ -116,28 +116,36 @@ async function issue(scenario: Scenario): Promise<Issued> {
 warnIfUnavailable('EN 16931 validation of downloaded e-invoices');
 const withValidators = validatorsAvailable ? describe : describe.skip;
 
+interface Downloaded { scenario: Scenario; document: any; cii: string; ubl: string }
+
 withValidators('EN 16931: invoices and credit notes pass the official rules', () => {
-  const issued = new Map<string, Promise<Issued>>();
-  const of = (scenario: Scenario) => {
-    if (!issued.has(scenario.name)) issued.set(scenario.name, issue(scenario));
-    return issued.get(scenario.name)!;
-  };
+  let downloaded: Downloaded[] = [];
+  let failures: { cii: string[]; ubl: string[] }[] = [];
+
+  // Every scenario's invoice and credit note, downloaded through the route, then validated in one batch.
+  beforeAll(async () => {
+    const issued = await Promise.all(SCENARIOS.map(async (scenario) => ({ scenario, ...(await issue(scenario)) })));
+    downloaded = await Promise.all(issued.flatMap(({ scenario, client, invoice, note }) => [invoice, note].map(async (document) => {
+      const [cii, ubl] = await Promise.all([download(client, document.id, 'cii'), download(client, document.id, 'ubl')]);
+      expect([cii.status, cii.type, ubl.status, ubl.type]).toEqual([200, 'application/xml', 200, 'application/xml']);
+      return { scenario, document, cii: cii.bytes.toString('utf8'), ubl: ubl.bytes.toString('utf8') };
+    })));
+    const results = en16931Failures(downloaded.flatMap((d) => [{ syntax: 'cii' as const, xml: d.cii }, { syntax: 'ubl' as const, xml: d.ubl }]));
+    failures = downloaded.map((_, i) => ({ cii: fatalOnes(results[2 * i]!), ubl: fatalOnes(results[2 * i + 1]!) }));
+  }, 120_000);
 
   it.each(SCENARIOS.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {
-    const { client, invoice, note } = await of(scenario);
-    expect(invoice.coupons.length > 0).toBe(scenario.coupon !== undefined);
-    for (const document of [invoice, note]) {
-      const cii = await download(client, document.id, 'cii');
-      const ubl = await download(client, document.id, 'ubl');
-      expect([cii.status, cii.type, ubl.status, ubl.type]).toEqual([200, 'application/xml', 200, 'application/xml']);
-      const [ciiXml, ublXml] = [cii.bytes.toString('utf8'), ubl.bytes.toString('utf8')];
-      expect({ document: document.number, cii: fatal('cii', ciiXml), ubl: fatal('ubl', ublXml) }).toEqual({ document: document.number, cii: [], ubl: [] });
-      expect(await ciiSchemaErrors(ciiXml)).toEqual([]);
+    const mine = downloaded.map((d, i) => ({ ...d, failures: failures[i]! })).filter((d) => d.scenario === scenario);
+    expect(mine.map((d) => d.document.type)).toEqual(['invoice', 'credit_note']);
+    expect(mine[0]!.document.coupons.length > 0).toBe(scenario.coupon !== undefined);
+    for (const { document, cii, failures: fatal } of mine) {
+      expect({ document: document.number, ...fatal }).toEqual({ document: document.number, cii: [], ubl: [] });
+      expect(await ciiSchemaErrors(cii)).toEqual([]);
       // The e-invoice states the invoice's own amounts.
-      const total = (/<ram:GrandTotalAmount>([^<]+)</.exec(ciiXml) ?? [])[1];
+      const total = (/<ram:GrandTotalAmount>([^<]+)</.exec(cii) ?? [])[1];
       const exponent = { EUR: 2, JPY: 0, KWD: 3 }[scenario.currency];
       expect(total).toBe((document.total_amount / 10 ** exponent).toFixed(Math.min(exponent, 2)));
-      expect(ciiXml).toContain(`<ram:TypeCode>${document.type === 'credit_note' ? 381 : 380}</ram:TypeCode>`);
+      expect(cii).toContain(`<ram:TypeCode>${document.type === 'credit_note' ? 381 : 380}</ram:TypeCode>`);
     }
   });
 });
