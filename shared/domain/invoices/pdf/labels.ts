@@ -38,10 +38,8 @@ export interface Mention {
   subject: string | null;
 }
 
-/** The tax scheme's mention (an exemption or reverse-charge article), when the invoice carries no tax because of it. */
-function taxMention(invoice: Pick<Invoice, 'tax_scheme' | 'line_items'>, sellerCountry: string | null): string | null {
-  const untaxed = invoice.line_items.length === 0 || invoice.line_items.every((l) => l.tax_rate === 0);
-  if (!untaxed) return null;
+/** The tax scheme's mention: the exemption or reverse-charge article of a scheme that charges no tax. */
+function taxMention(invoice: Pick<Invoice, 'tax_scheme'>, sellerCountry: string | null): string | null {
   if (invoice.tax_scheme === 'reverse_charge') return LABELS.exemptions.AE;
   if (invoice.tax_scheme === 'exempt') return LABELS.exemptions.G;
   if (invoice.tax_scheme === 'not_eligible' && sellerCountry === 'FR') return LABELS.mentions.frenchFranchise;
