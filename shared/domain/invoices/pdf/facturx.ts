@@ -2,25 +2,15 @@
  * Factur-X (ZUGFeRD 2, profile EN 16931): the invoice PDF as PDF/A-3b (pdfkit's `subset`: the pdfaid XMP entries and
  * an sRGB output intent with its ICC profile), with the CII embedded as `factur-x.xml` (AFRelationship Data, listed
  * in the catalogue's AF array) and the Factur-X XMP extension schema that names it (Factur-X 1.0.7, §6.2.2).
- * The text fonts are embedded (./fonts.ts) when the font files are available.
+ * The text fonts are embedded (./fonts.ts).
  */
-import { embeddedFonts } from './fonts';
-import { BOLD, FONT, type PdfDocument } from './pdfkit';
+import type { PdfDocument } from './pdfkit';
 
 export const FACTURX_FILENAME = 'factur-x.xml';
 const FACTURX_NS = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
 
 export function facturXOptions(): Partial<PDFKit.PDFDocumentOptions> {
   return { subset: 'PDF/A-3b', pdfVersion: '1.7' } as Partial<PDFKit.PDFDocumentOptions>;
-}
-
-/** Draws the text fonts (FONT, BOLD) from the embedded TrueType files when they are available. */
-export function embedFonts(doc: PdfDocument): void {
-  const fonts = embeddedFonts();
-  if (!fonts) return;
-  doc.registerFont(FONT, fonts.regular);
-  doc.registerFont(BOLD, fonts.bold);
-  doc.font(FONT);
 }
 
 /** Non-ASCII as character references: XMP is XML, and pdfkit measures the metadata stream in characters. */

@@ -2,7 +2,8 @@ import type { CustomerItem } from '../../customers/customer';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
 import type { Invoice } from '../invoice';
 import { palette, type Branding } from './branding';
-import { attachFacturX, embedFonts, facturXOptions } from './facturx';
+import { attachFacturX, facturXOptions } from './facturx';
+import { embeddedFonts } from './fonts';
 import { parties, titleBand } from './header';
 import { documentNumber, documentTitle } from './labels';
 import { FOOTER_SPACE, MARGIN, room, runningFooters } from './layout';
@@ -25,7 +26,7 @@ export interface RenderOptions {
  * The invoice, credit note or document as an A4 PDF: title and number on the brand colour, seller and customer,
  * dates, the lines (the table's heading repeated on every page it runs onto), discounts, tax by rate, totals,
  * paid and due, the legal mentions and notes, and the invoice's footer with page numbers on every page. Nothing is
- * read from disk or fetched. The same invoice gives the same bytes.
+ * read from disk or fetched (a Factur-X embeds its fonts from ./generated/fonts.ts). The same invoice gives the same bytes.
  */
 export async function renderInvoicePdf(invoice: Invoice, branding: Branding, options: RenderOptions = {}): Promise<Buffer> {
   const colors = palette(branding.brandColor);
@@ -38,8 +39,7 @@ export async function renderInvoicePdf(invoice: Invoice, branding: Branding, opt
     ...(branding.language && { lang: branding.language }),
     info: { Title: title, Author: invoice.seller.name, CreationDate: created },
     ...(options.facturx && facturXOptions()),
-  });
-  if (options.facturx) embedFonts(doc);
+  }, options.facturx ? embeddedFonts() : undefined);
   const entity = options.entity ?? null;
   let y = parties(doc, invoice, titleBand(doc, invoice, colors) + 24, branding.timezone, entity) + 20;
   const heading = (top: number) => tableHeading(doc, top, colors);
