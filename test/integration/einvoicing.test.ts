@@ -158,6 +158,15 @@ const qpdf = (() => {
     return false;
   }
 })();
+const pdffonts = (() => {
+  try {
+    execFileSync('pdffonts', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!pdffonts) console.warn('Factur-X font check skipped: pdffonts is not installed (apt-get install poppler-utils; .ci/run installs it).');
 if (!qpdf) console.warn('Factur-X attachment check skipped: qpdf is not installed (apt-get install qpdf; .ci/run installs it).');
 
 describe('Factur-X', () => {
@@ -178,11 +187,19 @@ describe('Factur-X', () => {
     for (const marker of ['/AFRelationship /Data', '/OutputIntents', 'GTS_PDFA1', '<pdfaid:part>3</pdfaid:part>', '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>', '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>']) {
       expect([marker, raw.includes(marker)]).toEqual([marker, true]);
     }
-    const { text } = readPdf(pdf);
-    for (const mention of ['Registration no. 303265045', 'SAS au capital de 10 000 EUR', 'IBAN: FR7630006000011234567890189', 'three times the French legal interest rate', '40 EUR']) {
-      expect([mention, text.replace(/\s+/g, ' ').includes(mention)]).toEqual([mention, true]);
-    }
+    // The text of the embedded fonts is read back through their ToUnicode maps (poppler); the plain PDF's with ours.
+    const mentions = ['Registration no. 303265045', 'SAS au capital de 10 000 EUR', 'IBAN: FR76 3000 6000 0112 3456 7890 189', 'three times the French legal interest rate', '40 EUR'];
     const plain = await download(client, invoice.id, 'pdf');
+    const texts = [readPdf(plain.bytes).text, ...(pdffonts ? [execFileSync('pdftotext', [join(dir, 'invoice.pdf'), '-']).toString('utf8')] : [])];
+    for (const text of texts) {
+      for (const mention of mentions) expect([mention, text.replace(/\s+/g, ' ').includes(mention)]).toEqual([mention, true]);
+    }
+    if (pdffonts) {
+      // PDF/A: every font embedded.
+      const fonts = execFileSync('pdffonts', [join(dir, 'invoice.pdf')]).toString('utf8').split('\n').slice(2).filter((l) => l.trim() !== '');
+      expect(fonts.length).toBeGreaterThan(0);
+      for (const font of fonts) expect([font, /\byes\s+yes\s+yes\b/.test(font)]).toEqual([font, true]);
+    }
     expect(plain.bytes.toString('latin1')).not.toContain('factur-x.xml');
   });
 

@@ -34,7 +34,8 @@ function sellerLines(seller: Invoice['seller'], entity: EntityItem | null): stri
     entity?.legal_form,
     entity?.registration_number && `${label.registration} ${entity.registration_number}`,
     seller.tax_id && `${label.taxId}: ${seller.tax_id}`,
-    bank?.iban && `${label.iban}: ${bank.iban}`,
+    // The IBAN's print format: groups of four.
+    bank?.iban && `${label.iban}: ${bank.iban.replace(/\s/g, '').replace(/(.{4})(?=.)/g, '$1 ')}`,
     bank?.bic && `${label.bic}: ${bank.bic}`,
   ].filter((l): l is string => !!l);
 }
