@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
-import { ciiSchemaErrors, en16931Failures, fatalOnes, validatorsAvailable, warnIfUnavailable } from '../support/en16931';
+import { fatalOnes, validateEInvoices, validatorsAvailable, warnIfUnavailable, type Validation } from '../support/en16931';
 import { readPdf } from '../support/pdf-text';
 
 let api: TestApi;
@@ -120,7 +120,8 @@ interface Downloaded { scenario: Scenario; document: any; cii: string; ubl: stri
 
 withValidators('EN 16931: invoices and credit notes pass the official rules', () => {
   let downloaded: Downloaded[] = [];
-  let failures: { cii: string[]; ubl: string[] }[] = [];
+  let validations: { cii: Validation; ubl: Validation }[] = [];
+  let control: { cii: Validation; ubl: Validation };
 
   // Every scenario's invoice and credit note, downloaded through the route, then validated in one batch.
   beforeAll(async () => {
@@ -130,17 +131,29 @@ withValidators('EN 16931: invoices and credit notes pass the official rules', ()
       expect([cii.status, cii.type, ubl.status, ubl.type]).toEqual([200, 'application/xml', 200, 'application/xml']);
       return { scenario, document, cii: cii.bytes.toString('utf8'), ubl: ubl.bytes.toString('utf8') };
     })));
-    const results = en16931Failures(downloaded.flatMap((d) => [{ syntax: 'cii' as const, xml: d.cii }, { syntax: 'ubl' as const, xml: d.ubl }]));
-    failures = downloaded.map((_, i) => ({ cii: fatalOnes(results[2 * i]!), ubl: fatalOnes(results[2 * i + 1]!) }));
+    // A control that must fail: the first invoice with a wrong grand total (BR-CO-15 in both syntaxes).
+    const first = downloaded[0]!;
+    const tampered = {
+      cii: first.cii.replace(/<ram:GrandTotalAmount>[^<]+</, '<ram:GrandTotalAmount>999999.99<'),
+      ubl: first.ubl.replace(/<cbc:TaxInclusiveAmount currencyID="EUR">[^<]+</, '<cbc:TaxInclusiveAmount currencyID="EUR">999999.99<'),
+    };
+    const all = await validateEInvoices([...downloaded, tampered]);
+    control = all.pop()!;
+    validations = all;
   }, 120_000);
 
+  it('catch a wrong total (the control document fails BR-CO-15 in CII and UBL)', () => {
+    expect(fatalOnes(control.cii.failures).some((f) => f.startsWith('BR-CO-15'))).toBe(true);
+    expect(fatalOnes(control.ubl.failures).some((f) => f.startsWith('BR-CO-15'))).toBe(true);
+  });
+
   it.each(SCENARIOS.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {
-    const mine = downloaded.map((d, i) => ({ ...d, failures: failures[i]! })).filter((d) => d.scenario === scenario);
+    const mine = downloaded.map((d, i) => ({ ...d, validation: validations[i]! })).filter((d) => d.scenario === scenario);
     expect(mine.map((d) => d.document.type)).toEqual(['invoice', 'credit_note']);
     expect(mine[0]!.document.coupons.length > 0).toBe(scenario.coupon !== undefined);
-    for (const { document, cii, failures: fatal } of mine) {
-      expect({ document: document.number, ...fatal }).toEqual({ document: document.number, cii: [], ubl: [] });
-      expect(await ciiSchemaErrors(cii)).toEqual([]);
+    for (const { document, cii, validation } of mine) {
+      const found = { cii: fatalOnes(validation.cii.failures), ubl: fatalOnes(validation.ubl.failures), xsd: validation.cii.schemaErrors };
+      expect({ document: document.number, ...found }).toEqual({ document: document.number, cii: [], ubl: [], xsd: [] });
       // The e-invoice states the invoice's own amounts.
       const total = (/<ram:GrandTotalAmount>([^<]+)</.exec(cii) ?? [])[1];
       const exponent = { EUR: 2, JPY: 0, KWD: 3 }[scenario.currency];

@@ -1,10 +1,10 @@
 /**
  * The official EN 16931 validation artefacts (CEN/TC 434, release 1.3.16: the Schematron rules compiled for SaxonJS,
  * and the CII D16B schemas), found through EN16931_VALIDATORS_DIR (.ci/run sets it when ../shared/validators/en16931
- * exists). Each stylesheet is read once per test file.
+ * exists). Each stylesheet is read once per batch.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
@@ -22,27 +22,34 @@ export function warnIfUnavailable(what: string): void {
 }
 
 export interface FailedAssert { id: string; flag: string; location: string; text: string }
+export interface Validation { failures: FailedAssert[]; schemaErrors?: string[] }
+
+/** One child Node process (./en16931-validate.mjs) validating documents of one syntax, loading its stylesheet once. */
+function validateInChild(syntax: 'cii' | 'ubl', documents: string[], xsd: boolean): Promise<Validation[]> {
+  const script = fileURLToPath(new URL('./en16931-validate.mjs', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, validatorsDir!, syntax, ...(xsd ? ['--xsd'] : [])], { env: { ...process.env, NODE_OPTIONS: '' } });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`en16931-validate.mjs ${syntax} exited with ${code}: ${Buffer.concat(err).toString('utf8')}`));
+      else resolve(JSON.parse(Buffer.concat(out).toString('utf8')) as Validation[]);
+    });
+    child.stdin.end(JSON.stringify(documents));
+  });
+}
 
 /**
- * Every failed assertion of the EN 16931 rules on each document, in one child Node process (./en16931-validate.mjs)
- * that loads each stylesheet once: SaxonJS runs several times slower inside jest's VM.
+ * The EN 16931 rules on each document pair, CII and UBL in two processes side by side (SaxonJS runs several times
+ * slower inside jest's VM), and each CII against the CII D16B XML Schema (xmllint-wasm).
  */
-export function en16931Failures(documents: { syntax: 'cii' | 'ubl'; xml: string }[]): FailedAssert[][] {
-  const script = fileURLToPath(new URL('./en16931-validate.mjs', import.meta.url));
-  const out = execFileSync(process.execPath, [script, validatorsDir!], { input: JSON.stringify(documents), maxBuffer: 256 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } });
-  return JSON.parse(out.toString('utf8')) as FailedAssert[][];
+export async function validateEInvoices(documents: { cii: string; ubl: string }[]): Promise<{ cii: Validation; ubl: Validation }[]> {
+  const [cii, ubl] = await Promise.all([validateInChild('cii', documents.map((d) => d.cii), true), validateInChild('ubl', documents.map((d) => d.ubl), false)]);
+  return documents.map((_, i) => ({ cii: cii[i]!, ubl: ubl[i]! }));
 }
 
 /** The fatal ones, as `id at location: text` lines (an empty list is a valid document). */
 export const fatalOnes = (failures: FailedAssert[]): string[] => failures.filter((f) => f.flag === 'fatal').map((f) => `${f.id} at ${f.location}: ${f.text}`);
-
-const XSD_DIR = () => join(validatorsDir!, 'cii', 'schema', 'D16B', 'uncefact', 'data', 'standard');
-const XSD_FILES = ['QualifiedDataType', 'ReusableAggregateBusinessInformationEntity', 'UnqualifiedDataType'].map((p) => `CrossIndustryInvoice_${p}_100pD16B.xsd`);
-
-/** The errors of the CII against the CII D16B XML Schema (xmllint compiled to WebAssembly). */
-export async function ciiSchemaErrors(xml: string): Promise<string[]> {
-  const { validateXML } = await import('xmllint-wasm');
-  const read = (name: string) => ({ fileName: name, contents: readFileSync(join(XSD_DIR(), name), 'utf8') });
-  const result = await validateXML({ xml: [{ fileName: 'invoice.xml', contents: xml }], schema: [read('CrossIndustryInvoice_100pD16B.xsd')], preload: XSD_FILES.map(read) });
-  return result.errors.map((e) => e.rawMessage);
-}
