@@ -131,10 +131,11 @@ withValidators('EN 16931: invoices and credit notes pass the official rules', ()
       expect([cii.status, cii.type, ubl.status, ubl.type]).toEqual([200, 'application/xml', 200, 'application/xml']);
       return { scenario, document, cii: cii.bytes.toString('utf8'), ubl: ubl.bytes.toString('utf8') };
     })));
-    // A control that must fail: the first invoice with a wrong grand total (BR-CO-15 in both syntaxes).
+    // A control that must fail: the first invoice with a wrong grand total (BR-CO-15 in both syntaxes), and in CII an
+    // element the schema does not have.
     const first = downloaded[0]!;
     const tampered = {
-      cii: first.cii.replace(/<ram:GrandTotalAmount>[^<]+</, '<ram:GrandTotalAmount>999999.99<'),
+      cii: first.cii.replace(/<ram:GrandTotalAmount>[^<]+</, '<ram:GrandTotalAmount>999999.99<').replace('<ram:TypeCode>380', '<ram:Bogus/><ram:TypeCode>380'),
       ubl: first.ubl.replace(/<cbc:TaxInclusiveAmount currencyID="EUR">[^<]+</, '<cbc:TaxInclusiveAmount currencyID="EUR">999999.99<'),
     };
     const all = await validateEInvoices([...downloaded, tampered]);
@@ -142,7 +143,8 @@ withValidators('EN 16931: invoices and credit notes pass the official rules', ()
     validations = all;
   }, 120_000);
 
-  it('catch a wrong total (the control document fails BR-CO-15 in CII and UBL)', () => {
+  it('catch a wrong total and an unknown element (the control document fails BR-CO-15 and the XSD)', () => {
+    expect(control.cii.schemaErrors!.join('\n')).toMatch(/Bogus.*not expected/);
     expect(fatalOnes(control.cii.failures).some((f) => f.startsWith('BR-CO-15'))).toBe(true);
     expect(fatalOnes(control.ubl.failures).some((f) => f.startsWith('BR-CO-15'))).toBe(true);
   });

@@ -26,12 +26,14 @@ const schemaFile = (name) => ({ fileName: name, contents: readFileSync(join(sche
 const imported = ['QualifiedDataType', 'ReusableAggregateBusinessInformationEntity', 'UnqualifiedDataType'].map((p) => schemaFile(`CrossIndustryInvoice_${p}_100pD16B.xsd`));
 const schema = xsd === '--xsd' ? [schemaFile('CrossIndustryInvoice_100pD16B.xsd')] : null;
 
-async function schemaErrors(xml) {
+/** All documents in one xmllint run (each run instantiates the WebAssembly module): errors by document. */
+async function schemaErrors(xmls) {
   const { validateXML } = require('xmllint-wasm');
-  const result = await validateXML({ xml: [{ fileName: 'invoice.xml', contents: xml }], schema, preload: imported });
-  return result.errors.map((e) => e.rawMessage);
+  const files = xmls.map((contents, i) => ({ fileName: `invoice-${i}.xml`, contents }));
+  const result = await validateXML({ xml: files, schema, preload: imported });
+  return files.map((f) => result.errors.filter((e) => e.loc?.fileName === f.fileName || e.rawMessage.startsWith(f.fileName)).map((e) => e.rawMessage));
 }
 
-const results = [];
-for (const xml of documents) results.push({ failures: failures(xml), ...(schema && { schemaErrors: await schemaErrors(xml) }) });
+const schemaResults = schema ? await schemaErrors(documents) : null;
+const results = documents.map((xml, i) => ({ failures: failures(xml), ...(schemaResults && { schemaErrors: schemaResults[i] }) }));
 process.stdout.write(JSON.stringify(results));
