@@ -44,6 +44,8 @@ interface Scenario {
   coupon?: Record<string, unknown>;
   /** The credit note's request (a partial credit), or a full credit when absent. */
   credit?: Record<string, unknown>;
+  /** The VAT categories the e-invoice shows. */
+  categories: string[];
 }
 
 const many = (count: number, unit: (i: number) => number) =>
@@ -52,13 +54,18 @@ const many = (count: number, unit: (i: number) => number) =>
 const SCENARIOS: Scenario[] = [
   {
     name: 'EUR, standard 20 %, percent coupon, a usage line',
+    categories: ['E', 'S'],
     currency: 'EUR',
     customer: { type: 'corporate', registration_number: '552100554', tax_ids: [{ value: 'FR61552100554' }], billing_address: { line1: '1 avenue Foch', city: 'Lyon', zip: '69006', country: 'FR' } },
-    lines: ({ usage }) => [{ name: 'Plan', unit_amount: 4_999, quantity: 3 }, { price_configuration_id: usage, quantity: 37, transaction_amount: 1_337 }, { name: 'Setup', unit_amount: 1_001 }],
+    lines: ({ usage }) => [
+      { name: 'Plan', unit_amount: 4_999, quantity: 3 }, { price_configuration_id: usage, quantity: 37, transaction_amount: 1_337 }, { name: 'Setup', unit_amount: 1_001 },
+      { name: 'Training', unit_amount: 12_000, quantity: 7, unit_code: 'HUR', tax_rate: 0, tax_category: 'E', tax_exemption_reason: 'Vocational training', tax_exemption_reason_code: 'VATEX-EU-132' },
+    ],
     coupon: { name: 'Ten percent', type: 'percent', discount_percent: 12.5 },
   },
   {
     name: 'JPY, standard, 200 lines, amount coupon',
+    categories: ['S'],
     currency: 'JPY',
     customer: { type: 'corporate', tax_ids: [{ value: 'FR61552100554' }], billing_address: { city: 'Lyon', country: 'FR' } },
     lines: () => many(200, (i) => 333 + 17 * i),
@@ -67,6 +74,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'KWD, reverse charge, 1 line, amount coupon',
+    categories: ['AE'],
     currency: 'KWD',
     customer: { type: 'corporate', tax_ids: [{ value: 'DE811907980' }], billing_address: { line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE' } },
     lines: () => [{ name: 'Licence', unit_amount: 12_345, quantity: 3 }],
@@ -75,12 +83,14 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'EUR, exempt (customer outside the EU), 20 lines, usage line',
+    categories: ['G'],
     currency: 'EUR',
     customer: { type: 'corporate', billing_address: { city: 'New York', country: 'US' } },
     lines: ({ usage }) => [...many(19, (i) => 1_999 + i), { price_configuration_id: usage, quantity: 11, transaction_amount: 999 }],
   },
   {
     name: 'KWD, manual rate 8.5 %, 30 lines, percent coupon',
+    categories: ['S'],
     currency: 'KWD',
     customer: { type: 'corporate', tax_ids: [{ value: 'FR61552100554' }], billing_address: { country: 'FR' } },
     lines: () => many(30, (i) => 1_234 + 7 * i),
@@ -90,6 +100,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'JPY, standard, 1 line',
+    categories: ['S'],
     currency: 'JPY',
     customer: { type: 'person', billing_address: { country: 'FR' }, billing_email: 'jane@example.test' },
     lines: () => [{ name: 'Book', unit_amount: 999, quantity: 1 }],
@@ -161,7 +172,10 @@ withValidators('EN 16931: invoices and credit notes pass the official rules', ()
       const exponent = { EUR: 2, JPY: 0, KWD: 3 }[scenario.currency];
       expect(total).toBe((document.total_amount / 10 ** exponent).toFixed(Math.min(exponent, 2)));
       expect(cii).toContain(`<ram:TypeCode>${document.type === 'credit_note' ? 381 : 380}</ram:TypeCode>`);
+      if (document.type === 'credit_note') expect(cii).toContain(`<ram:IssuerAssignedID>${mine[0]!.document.number}</ram:IssuerAssignedID>`);
     }
+    const categories = [...new Set([...mine[0]!.cii.matchAll(/<ram:CategoryCode>(\w+)</g)].map((m) => m[1]))].sort();
+    expect(categories).toEqual(scenario.categories);
   });
 });
 
@@ -216,6 +230,20 @@ describe('Factur-X', () => {
       for (const font of fonts) expect([font, /\byes\s+yes\s+yes\b/.test(font)]).toEqual([font, true]);
     }
     expect(plain.bytes.toString('latin1')).not.toContain('factur-x.xml');
+  });
+
+  it('keeps the e-invoicing members of an entity, and refuses malformed ones', async () => {
+    const client = await api.client();
+    const entity = await withEntity(client, FR_SELLER);
+    expect(entity).toMatchObject({ legal_form: FR_SELLER.legal_form, bank_account: FR_SELLER.bank_account, payment_terms: FR_SELLER.payment_terms });
+    expect('registration_scheme' in entity).toBe(false);
+    const updated = await ok(client.put(`/v1/invoicing-entities/${entity.id}`, { registration_scheme: '0002', facturx_enabled: true, bank_account: null }), 200);
+    expect(updated).toMatchObject({ registration_scheme: '0002', facturx_enabled: true, bank_account: null, legal_form: FR_SELLER.legal_form });
+    const bad = await client.put(`/v1/invoicing-entities/${entity.id}`, { bank_account: { iban: 'not an iban' } });
+    expect([bad.status, bad.body.errors?.[0]?.path]).toEqual([400, 'body.bank_account.iban']);
+    const customer = await ok(client.post('/v1/customers', { name: 'Globex Corp', currency: 'EUR', billing_address: { country: 'FR' } }));
+    const line = await client.post('/v1/invoices', { customer_id: customer.id, line_items: [{ name: 'Day', unit_amount: 100, tax_category: 'X' }] });
+    expect([line.status, line.body.errors?.[0]?.path]).toEqual([400, 'body.line_items.0.tax_category']);
   });
 
   it('refuses e-invoices of drafts with a 422 that says why', async () => {
