@@ -106,7 +106,7 @@ const postal = (address: InvoiceAddress | null, fallbackCountry: string): EPosta
 
 function seller(invoice: Invoice, entity: EntityItem | null): EParty {
   const registration = entity?.registration_number?.trim();
-  const country = invoice.seller.address.country ?? entity?.country ?? 'FR';
+  const country = invoice.seller.address.country ?? entity?.country ?? '';
   return {
     name: invoice.seller.name,
     tradeName: invoice.seller.trade_name,
@@ -125,7 +125,9 @@ function buyer(invoice: Invoice, customer: CustomerItem | null, sellerCountry: s
     name: invoice.customer.name,
     tradeName: null,
     legalId: registration ? { value: registration.replace(/\s/g, ''), scheme: registrationScheme(registration, address.country) } : null,
-    ...taxIds(invoice.customer.vat_number ?? invoice.customer.tax_id),
+    // EN 16931 has no buyer tax registration other than the VAT identifier (BT-48).
+    vatId: taxIds(invoice.customer.vat_number ?? invoice.customer.tax_id).vatId,
+    taxRegistrationId: null,
     legalInfo: null,
     email: invoice.customer.email,
     address,
