@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { amountDecimal, decimalString, PrecisionError, priceDecimal } from '../../shared/domain/einvoicing/decimal';
 import { amountStep, invoiceAmounts, taxesByRate, type PricedLine } from '../../shared/domain/invoices/amounts';
 import { scaledRate } from '../../shared/money/tax-rate';
+import { creditedParts, creditLines } from '../../shared/domain/invoices/credit-amounts';
+import type { InvoiceItem } from '../../shared/domain/invoices/invoice';
 
 describe('EN 16931 decimal strings', () => {
   it('move digits, in every currency exponent, without floats', () => {
@@ -55,5 +57,29 @@ describe('tax per rate (BR-S-09)', () => {
     const taxes = taxesByRate([{ id: 'a', base: 10, rate: '25' }, { id: 'b', base: 10, rate: '25' }, { id: 'c', base: 10, rate: '25' }]);
     expect([...taxes.values()].reduce((a, b) => a + b, 0)).toBe(8);
     expect([...taxes.values()].sort()).toEqual([2, 3, 3]);
+  });
+});
+
+describe('credit notes in steps', () => {
+  const kwd = () => {
+    const amounts = invoiceAmounts([line('a', 12_345), line('b', 5_001)], [], '8.5', 'KWD');
+    return { id: 'inv_1', currency: 'KWD', ...amounts, credited_amount: 0, credited_by_line: {} } as unknown as InvoiceItem;
+  };
+
+  it('refuse a KWD amount that is not in hundredths, and spread one that is in hundredths over the lines', () => {
+    const invoice = kwd();
+    expect(invoice.line_items.map((l) => [l.amount_excluding_tax, l.tax_amount])).toEqual([[12_350, 1_050], [5_000, 420]]);
+    expect(() => creditedParts(invoice, { amount: 10_005 })).toThrow(/multiples of 10/);
+    const parts = creditedParts(invoice, { amount: 10_000 });
+    expect([...parts.values()].every((p) => p % 10 === 0)).toBe(true);
+    const { lines, totals } = creditLines(invoice, parts, () => 'ili_x');
+    expect(totals.total_amount).toBe(10_000);
+    for (const l of lines) expect([l.tax_amount % 10, l.amount_excluding_tax % 10]).toEqual([0, 0]);
+  });
+
+  it('give back exactly the tax of each rate when the whole invoice is credited', () => {
+    const invoice = kwd();
+    const { totals } = creditLines(invoice, creditedParts(invoice, {}), () => 'ili_x');
+    expect([totals.tax_amount, totals.amount_excluding_tax]).toEqual([invoice.tax_amount, invoice.amount_excluding_tax]);
   });
 });
