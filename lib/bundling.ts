@@ -8,7 +8,7 @@ import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodej
  */
 export const createRequireBanner = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
-/** pdfkit's font-file embedding, never used (invoice PDFs use the built-in fonts): replaced by a stub. */
+/** pdfkit's font-file reading, never used (the built-in fonts, or ready-made font objects for Factur-X): a stub. */
 const fontkitStub = fileURLToPath(new URL('./stubs/fontkit.mjs', import.meta.url));
 
 /**

@@ -1,5 +1,5 @@
-import { downloadInvoicePdf } from '../../shared/domain/invoices/pdf/download';
+import { downloadInvoice, type DownloadFormat } from '../../shared/domain/invoices/pdf/download';
 import { httpHandler } from '../../shared/http/handler';
 import { route } from '../../shared/schemas/generated/downloadInvoice.js';
 
-export const handler = httpHandler(route, ({ ctx, path }) => downloadInvoicePdf(ctx, path.id!));
+export const handler = httpHandler<unknown, { format?: DownloadFormat }>(route, ({ ctx, path, query }) => downloadInvoice(ctx, path.id!, query.format));

@@ -8,6 +8,14 @@ import { listQuerySchema } from './list-query';
 const amount = { type: 'integer', minimum: 0, maximum: 1e13 };
 const quantity = { type: 'integer', minimum: 0, maximum: 1e9 };
 
+/** EN 16931 members of a line (docs/e-invoicing.md). */
+const lineEinvoicingMembers: Record<string, Schema> = {
+  unit_code: { type: 'string', pattern: '^[A-Z0-9]{2,3}$', description: 'UN/ECE Recommendation 20 unit code; C62 (one) when absent.' },
+  tax_category: { type: 'string', enum: ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'], description: 'EN 16931 VAT category (UNTDID 5305); derived from the rate and the tax scheme when absent.' },
+  tax_exemption_reason: text(1000, 1),
+  tax_exemption_reason_code: { type: 'string', pattern: '^VATEX-[A-Z0-9-]{1,40}$', description: 'CEF VATEX code of the exemption.' },
+};
+
 const lineItem = object({
   price_configuration_id: id,
   price_id: id,
@@ -21,6 +29,7 @@ const lineItem = object({
   transaction_amount: amount,
   period_starts_at: nullable(dateTime),
   period_ends_at: nullable(dateTime),
+  ...lineEinvoicingMembers,
 });
 
 const lineItems = { type: 'array', maxItems: 500, items: lineItem };
@@ -91,7 +100,8 @@ export const invoiceLineItemResource: Schema = resource({
   discount_percent: out.nullableNumber, period_starts_at: out.nullableDateTime, period_ends_at: out.nullableDateTime,
   revenue_type: enumOf(['one_off', 'recurring', 'usage']), revenue_interval_count: out.nullableInteger, revenue_interval_period: out.nullableString,
   display_unit_amount: out.boolean, display_service_period: out.boolean, original_line_item_id: out.nullableString,
-});
+  unit_code: out.string, tax_category: out.string, tax_exemption_reason: out.string, tax_exemption_reason_code: out.string,
+}, ['unit_code', 'tax_category', 'tax_exemption_reason', 'tax_exemption_reason_code']);
 
 const appliedCoupon = resource({
   id: out.string, name: out.string, discount_amount: out.amount, discount_percent: out.nullableNumber, line_item_ids: out.stringArray,

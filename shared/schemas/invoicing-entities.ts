@@ -1,5 +1,5 @@
 import { PATTERNS } from './formats';
-import { country, currency, days, email, enumOf, language, name, nullable, object, out, resource, text, timezone, uri, type Schema } from './common';
+import { country, currency, days, email, enumOf, language, name, nullable, nullableResource, object, out, resource, text, timezone, uri, type Schema } from './common';
 import { CUSTOMER_TYPES } from './customers';
 import { pagingQuery } from './list-query';
 
@@ -42,6 +42,12 @@ const entityMembers: Record<string, Schema> = {
   forced_customer_type: nullable({ type: 'string', enum: CUSTOMER_TYPES }),
   credit_note_wallet_refund_enabled: { type: 'boolean' },
   tax_collection_enabled: { type: 'boolean' },
+  // E-invoicing (docs/e-invoicing.md).
+  registration_scheme: nullable({ type: 'string', pattern: '^[0-9]{4}$', description: 'ISO 6523 scheme of registration_number (0002 SIREN, 0009 SIRET); guessed for French numbers when absent.' }),
+  legal_form: nullable(text(255)),
+  bank_account: nullable(object({ iban: { type: 'string', pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9 ]{10,36}$' }, bic: nullable({ type: 'string', pattern: '^[A-Z0-9]{8}([A-Z0-9]{3})?$' }), account_name: nullable(text(255)) }, ['iban'])),
+  payment_terms: nullable(text(1000)),
+  facturx_enabled: { type: 'boolean', description: 'Invoices download as Factur-X by default.' },
 };
 
 export const entityCreateBody = object(entityMembers, ['name', 'country', 'currency']);
@@ -61,4 +67,7 @@ export const entityResource: Schema = resource({
   invoice_late_fees: out.nullableString, invoice_footer: out.string, document_footer: out.string, logo_url: out.nullableString,
   favicon_url: out.nullableString, brand_color: out.nullableString, forced_customer_type: enumOf(CUSTOMER_TYPES, true),
   credit_note_wallet_refund_enabled: out.boolean, tax_collection_enabled: out.boolean, created_at: day, updated_at: day, deleted_at: { ...day, type: ['string', 'null'] },
-}, ['trade_name']);
+  registration_scheme: out.nullableString, legal_form: out.nullableString,
+  bank_account: nullableResource(resource({ iban: out.string, bic: out.nullableString, account_name: out.nullableString }, ['bic', 'account_name'])),
+  payment_terms: out.nullableString, facturx_enabled: out.boolean,
+}, ['trade_name', 'registration_scheme', 'legal_form', 'bank_account', 'payment_terms', 'facturx_enabled']);

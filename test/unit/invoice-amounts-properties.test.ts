@@ -40,7 +40,7 @@ describe('invoice amounts', () => {
     fc.assert(
       fc.property(fc.array(lineArb, { maxLength: 12 }), fc.array(couponArb, { maxLength: 3 }), rateArb, fc.integer({ min: 0, max: 1000 }), (raw, coupons, rate, paidPermille) => {
         const lines = priced(raw);
-        const amounts = invoiceAmounts(lines, terms(coupons), rate);
+        const amounts = invoiceAmounts(lines, terms(coupons), rate, 'EUR');
         const sum = (key: 'amount' | 'amount_excluding_tax' | 'tax_amount' | 'discount_amount') => amounts.line_items.reduce((s, l) => s + l[key], 0);
         expect(amounts.total_amount).toBe(amounts.amount_excluding_tax + amounts.tax_amount);
         expect(amounts.total_amount).toBe(sum('amount'));
@@ -74,8 +74,8 @@ describe('invoice amounts', () => {
   it('credit never more than is left, and each credit line keeps amount = excl + tax', () => {
     fc.assert(
       fc.property(fc.array(lineArb, { minLength: 1, maxLength: 8 }), rateArb, fc.array(fc.integer({ min: 1, max: 30_000_000 }), { maxLength: 5 }), (raw, rate, asks) => {
-        const amounts = invoiceAmounts(priced(raw), [], rate);
-        let invoice = { id: 'inv_1', ...amounts, credited_amount: 0, credited_by_line: {} as Record<string, number> } as unknown as InvoiceItem;
+        const amounts = invoiceAmounts(priced(raw), [], rate, 'EUR');
+        let invoice = { id: 'inv_1', currency: 'EUR', ...amounts, credited_amount: 0, credited_by_line: {} as Record<string, number> } as unknown as InvoiceItem;
         for (const ask of asks) {
           const left = invoice.total_amount - invoice.credited_amount;
           if (ask > left) {

@@ -29,7 +29,7 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 function settled(p: Proration, rate = '20') {
   const { taken, left } = creditUse(p.lines, [], p.credits);
   const surplus = sum(left.map((c) => c.discount_amount ?? 0));
-  const invoice = p.lines.length > 0 ? invoiceAmounts(p.lines, taken, rate) : null;
+  const invoice = p.lines.length > 0 ? invoiceAmounts(p.lines, taken, rate, 'EUR') : null;
   return {
     charges: p.lines.map((l) => l.gross), credits: p.credits.map((c) => c.discount_amount),
     invoice: invoice && [invoice.amount_excluding_tax, invoice.total_amount], wallet: surplus + taxAmount(surplus, rate),

@@ -119,7 +119,7 @@ export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: Issu
     const tax = invoiceTaxScheme(current, entity, { tax_rate: input.tax_rate, tax_scheme: options.taxScheme });
     const countedIds = redemptions.terms.map((t) => t.id);
     if (options.coupons) redemptions.terms.unshift(...options.coupons);
-    const amounts = invoiceAmounts(resolved.lines, redemptions.terms, tax.rate);
+    const amounts = invoiceAmounts(resolved.lines, redemptions.terms, tax.rate, currency);
     const draft = draftItem(ctx, input, { customer: current, entity, currency, tax, amounts, redemptions: { ...redemptions, countedIds }, options });
     const issued = input.status === 'to_pay' ? issue(ctx, draft, entity, current, { allowGrace: false }) : undefined;
     const invoice = issued?.invoice ?? draft;

@@ -43,6 +43,13 @@ export interface InvoiceLineItem {
   display_unit_amount: boolean;
   display_service_period: boolean;
   original_line_item_id: string | null;
+  /** UN/ECE Recommendation 20 unit code (e-invoices: BT-130); absent means C62 (one). */
+  unit_code?: string;
+  /** EN 16931 VAT category (BT-151) when given with the line; absent: derived from the rate and the tax scheme. */
+  tax_category?: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O' | 'L' | 'M';
+  /** Why an untaxed line is untaxed (BT-120, BT-121 VATEX code), when given with the line. */
+  tax_exemption_reason?: string;
+  tax_exemption_reason_code?: string;
   /** Stored only: the exact rate given with the line (`tax_rate` on input), kept when the invoice is re-priced. */
   own_tax_rate?: string;
 }

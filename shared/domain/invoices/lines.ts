@@ -12,6 +12,7 @@ import type { ProductItem } from '../catalog/product';
 import { computePrice } from '../pricing/compute-price';
 import type { PricedConfiguration } from '../pricing/types';
 import type { PricedLine } from './amounts';
+import type { InvoiceLineItem } from './invoice';
 
 /** A line as the caller gives it: a catalog price (priced by the engine) or a custom amount. */
 export interface LineInput {
@@ -28,6 +29,10 @@ export interface LineInput {
   unit_amount?: number;
   /** This line's own tax rate (percent), instead of the invoice's scheme. */
   tax_rate?: number;
+  unit_code?: string;
+  tax_category?: InvoiceLineItem['tax_category'];
+  tax_exemption_reason?: string;
+  tax_exemption_reason_code?: string;
   /** bps prices: the amount of each unit (transaction) the percentage applies to. */
   transaction_amount?: number;
   period_starts_at?: string | null;
@@ -129,9 +134,18 @@ function ownTaxRate(line: LineInput, index: number): { own_tax_rate?: string } {
   }
 }
 
+/** The e-invoicing members given with the line (docs/e-invoicing.md), stored only when given. */
+const einvoicingMembers = (line: LineInput) => ({
+  ...(line.unit_code !== undefined && { unit_code: line.unit_code }),
+  ...(line.tax_category !== undefined && { tax_category: line.tax_category }),
+  ...(line.tax_exemption_reason !== undefined && { tax_exemption_reason: line.tax_exemption_reason }),
+  ...(line.tax_exemption_reason_code !== undefined && { tax_exemption_reason_code: line.tax_exemption_reason_code }),
+});
+
 function lineBase(line: LineInput, index: number, product?: ProductItem) {
   return {
     ...ownTaxRate(line, index),
+    ...einvoicingMembers(line),
     id: newId('ili'),
     name: line.name ?? product?.name ?? '',
     description: line.description ?? product?.public_description ?? null,

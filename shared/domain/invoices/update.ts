@@ -64,7 +64,7 @@ export async function updateInvoice(ctx: Ctx, id: string, patch: InvoicePatch): 
     if (tax_rate !== undefined) Object.assign(next, { tax_scheme: 'manual', tax_rate_exact: formatRate(tax_rate), tax_rate: Number(formatRate(tax_rate)) });
     if (resolved || tax_rate !== undefined) {
       const lines: PricedLine[] = resolved?.lines ?? current.line_items.map(({ amount_excluding_tax, discount_amount, amount: _a, tax_rate: _t, tax_amount: _x, discount_percent: _p, ...line }) => ({ ...line, gross: amount_excluding_tax + discount_amount }));
-      const amounts = invoiceAmounts(lines, current.coupon_terms, next.tax_rate_exact);
+      const amounts = invoiceAmounts(lines, current.coupon_terms, next.tax_rate_exact, current.currency);
       Object.assign(next, amounts, { amount_due: amounts.total_amount - current.amount_paid });
     }
     next.lf = invoiceListFields(next);

@@ -44,6 +44,12 @@ export interface InvoicingEntity {
   credit_note_wallet_refund_enabled: boolean;
   /** False: the entity collects no tax (its invoices are `not_eligible`), e.g. a seller not registered for sales tax. */
   tax_collection_enabled: boolean;
+  /** E-invoicing (docs/e-invoicing.md); absent on entities that never set them. */
+  registration_scheme?: string | null;
+  legal_form?: string | null;
+  bank_account?: { iban: string; bic?: string | null; account_name?: string | null } | null;
+  payment_terms?: string | null;
+  facturx_enabled?: boolean;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -117,6 +123,11 @@ export const applyEntityInput = (item: EntityItem, input: EntityInput, now: stri
 /** The spec types the entity's timestamps as dates. */
 const day = (timestamp: string | null): string | null => timestamp && timestamp.slice(0, 10);
 
+/** The e-invoicing members the entity has set (absent ones stay absent: older entities answer as before). */
+const einvoicingMembers = (item: EntityItem) => Object.fromEntries(
+  (['registration_scheme', 'legal_form', 'bank_account', 'payment_terms', 'facturx_enabled'] as const).filter((k) => item[k] !== undefined).map((k) => [k, item[k]]),
+);
+
 export function toInvoicingEntity(item: EntityItem): InvoicingEntity {
   return {
     id: item.id,
@@ -155,6 +166,7 @@ export function toInvoicingEntity(item: EntityItem): InvoicingEntity {
     brand_color: item.brand_color,
     forced_customer_type: item.forced_customer_type,
     credit_note_wallet_refund_enabled: item.credit_note_wallet_refund_enabled,
+    ...einvoicingMembers(item),
     tax_collection_enabled: item.tax_collection_enabled ?? true,
     created_at: day(item.created_at)!,
     updated_at: day(item.updated_at)!,

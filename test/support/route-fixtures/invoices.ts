@@ -23,4 +23,6 @@ export const invoiceFixtures: AreaFixtures = {
     createInvoiceTransaction: { amount: 100 },
     createCreditNote: { refund_method: 'none' },
   },
+  // The fixture invoice is a draft: its PDF downloads, its e-invoices are refused (422, tested in einvoicing.test.ts).
+  queries: { downloadInvoice: '?format=pdf' },
 };

@@ -1,32 +1,56 @@
 import type { Ctx } from '../../../context';
 import { NotFound } from '../../../errors';
 import { binaryResponse, type BinaryResponse } from '../../../http/responses';
+import { findCustomerItem } from '../../customers/read';
+import type { CustomerItem } from '../../customers/customer';
 import { findEntityItem } from '../../invoicing-entities/read';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
+import type { Invoice } from '../invoice';
 import { getInvoice } from '../read';
 
-/** The seller's entity for its brand colour; an entity that is gone leaves the document in the default colours. */
-async function sellerEntity(ctx: Ctx, id: string): Promise<EntityItem | null> {
+export type DownloadFormat = 'pdf' | 'facturx' | 'ubl' | 'cii';
+
+/** A party that is gone (entity, customer, credited invoice) leaves out what it would have added. */
+async function orNull<T>(read: Promise<T>): Promise<T | null> {
   try {
-    return await findEntityItem(ctx, id);
+    return await read;
   } catch (error) {
     if (error instanceof NotFound) return null;
     throw error;
   }
 }
 
-/** GET /v1/invoices/{id}/download: the invoice (credit note, document) as a PDF named after its number. */
-export async function downloadInvoicePdf(ctx: Ctx, id: string): Promise<BinaryResponse> {
+/** Factur-X is the default of issued invoices and credit notes whose entity enables it; everything else is a plain PDF. */
+const defaultFormat = (invoice: Invoice, entity: EntityItem | null): DownloadFormat =>
+  entity?.facturx_enabled && invoice.number && invoice.type !== 'document' ? 'facturx' : 'pdf';
+
+/**
+ * GET /v1/invoices/{id}/download: the invoice (credit note, document) as a PDF, a Factur-X PDF/A-3, or EN 16931
+ * UBL / CII XML, named after its number (docs/invoice-pdf.md, docs/e-invoicing.md).
+ */
+export async function downloadInvoice(ctx: Ctx, id: string, format?: DownloadFormat): Promise<BinaryResponse> {
   const invoice = await getInvoice(ctx, id);
-  const entity = await sellerEntity(ctx, invoice.seller.id);
-  // Loaded on first use: pdfkit's start-up (font metrics, line-breaking tables) would otherwise double the cold start
-  // of the function, and errors (a 404) never need it.
+  const entity = await orNull(findEntityItem(ctx, invoice.seller.id));
+  const chosen = format ?? defaultFormat(invoice, entity);
+  const name = invoice.number ?? invoice.id;
+  const branding = { brandColor: entity?.brand_color ?? null, logoUrl: entity?.logo_url ?? null, language: entity?.language, timezone: entity?.timezone };
+  if (chosen === 'pdf') {
+    // Loaded on first use: pdfkit's start-up (font metrics, line-breaking tables) would otherwise double the cold
+    // start of the function, and errors (a 404) never need it.
+    const { renderInvoicePdf } = await import('./render');
+    return binaryResponse(await renderInvoicePdf(invoice, branding, { entity }), 'application/pdf', `${name}.pdf`);
+  }
+  const customer: CustomerItem | null = await orNull(findCustomerItem(ctx, invoice.customer_id));
+  const original = invoice.type === 'credit_note' && invoice.original_invoice_id ? await orNull(getInvoice(ctx, invoice.original_invoice_id)) : null;
+  const { eInvoice } = await import('../../einvoicing/model');
+  const model = eInvoice({ invoice, entity, customer, original });
+  if (chosen === 'ubl') {
+    const { toUbl } = await import('../../einvoicing/ubl');
+    return binaryResponse(Buffer.from(toUbl(model)), 'application/xml', `${name}.ubl.xml`);
+  }
+  const { toCii } = await import('../../einvoicing/cii');
+  const cii = toCii(model);
+  if (chosen === 'cii') return binaryResponse(Buffer.from(cii), 'application/xml', `${name}.cii.xml`);
   const { renderInvoicePdf } = await import('./render');
-  const pdf = await renderInvoicePdf(invoice, {
-    brandColor: entity?.brand_color ?? null,
-    logoUrl: entity?.logo_url ?? null,
-    language: entity?.language,
-    timezone: entity?.timezone,
-  });
-  return binaryResponse(pdf, 'application/pdf', `${invoice.number ?? invoice.id}.pdf`);
+  return binaryResponse(await renderInvoicePdf(invoice, branding, { entity, customer, facturx: { xml: cii } }), 'application/pdf', `${name}.pdf`);
 }

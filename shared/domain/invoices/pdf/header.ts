@@ -1,7 +1,8 @@
 /** The top of the first page: the title on the brand colour, then seller, customer and the document's dates. */
 import type { Invoice } from '../invoice';
 import type { Palette } from './branding';
-import { addressLines, documentNumber, documentTitle, formatDate } from './labels';
+import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
+import { addressLines, documentNumber, documentTitle, formatDate, LABELS } from './labels';
 import { band, contentWidth, left, lines, MUTED, text, type TextStyle } from './layout';
 import type { PdfDocument } from './pdfkit';
 
@@ -24,10 +25,20 @@ function party(doc: PdfDocument, x: number, y: number, width: number, label: str
   return lines(doc, details, x, named + 1, { width });
 }
 
-const sellerLines = (seller: Invoice['seller']): string[] => [
-  ...addressLines(seller.address, seller.name),
-  ...(seller.tax_id ? [`Tax ID: ${seller.tax_id}`] : []),
-];
+/** The seller's address and the identifiers the law wants on an invoice: legal form, registration, VAT, bank account. */
+function sellerLines(seller: Invoice['seller'], entity: EntityItem | null): string[] {
+  const label = LABELS.seller;
+  const bank = entity?.bank_account;
+  return [
+    ...addressLines(seller.address, seller.name),
+    entity?.legal_form,
+    entity?.registration_number && `${label.registration} ${entity.registration_number}`,
+    seller.tax_id && `${label.taxId}: ${seller.tax_id}`,
+    // The IBAN's print format: groups of four.
+    bank?.iban && `${label.iban}: ${bank.iban.replace(/\s/g, '').replace(/(.{4})(?=.)/g, '$1 ')}`,
+    bank?.bic && `${label.bic}: ${bank.bic}`,
+  ].filter((l): l is string => !!l);
+}
 
 function customerLines(customer: Invoice['customer']): string[] {
   const ids = [
@@ -52,10 +63,10 @@ function dates(invoice: Invoice, timezone?: string | null): [string, string][] {
 }
 
 /** Seller, customer and dates side by side from `y`; returns the y below the tallest. */
-export function parties(doc: PdfDocument, invoice: Invoice, y: number, timezone?: string | null): number {
+export function parties(doc: PdfDocument, invoice: Invoice, y: number, timezone?: string | null, entity: EntityItem | null = null): number {
   const width = contentWidth(doc);
   const column = width * 0.34;
-  const seller = party(doc, left(doc), y, column, 'FROM', invoice.seller.name, sellerLines(invoice.seller));
+  const seller = party(doc, left(doc), y, column, 'FROM', invoice.seller.name, sellerLines(invoice.seller, entity));
   const customer = party(doc, left(doc) + width * 0.36, y, column, 'BILL TO', invoice.customer.name, customerLines(invoice.customer));
   const x = left(doc) + width * 0.72;
   const facts = dates(invoice, timezone).reduce((at, [label, value]) => {

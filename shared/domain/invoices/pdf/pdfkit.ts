@@ -5,8 +5,9 @@
  * '#standard-fonts/Helvetica'" (foliojs/pdfkit#1801). Its platform-neutral build instead takes the metrics from
  * the caller (`registerStdFonts`), and the metric modules are ordinary imports that esbuild inlines. That build
  * is not in pdfkit's `exports`, hence the path into node_modules (pdfkit is a direct dependency, so npm always
- * installs it at the top level). No file is read and nothing is fetched: only Helvetica and Helvetica-Bold, the
- * built-in fonts (WinAnsi text), are available. Streams are deflated with fflate.
+ * installs it at the top level). No file is read and nothing is fetched: the text fonts are the built-in Helvetica
+ * and Helvetica-Bold (WinAnsi text), or for a Factur-X the embedded Roboto of ./fonts.ts, which pdfkit takes as a
+ * ready-made font object (fontkit itself is never called, and stubbed in the bundle). Streams are deflated with fflate.
  */
 import Helvetica from 'pdfkit/standard-fonts/Helvetica';
 import HelveticaBold from 'pdfkit/standard-fonts/HelveticaBold';
@@ -16,11 +17,44 @@ registerStdFonts(Helvetica, HelveticaBold);
 
 export type PdfDocument = PDFKit.PDFDocument;
 
-export const FONT = 'Helvetica';
-export const BOLD = 'Helvetica-Bold';
+/** The names the drawing code uses for the text fonts, whichever fonts they are. */
+export const FONT = 'body';
+export const BOLD = 'body-bold';
 
-export function createDocument(options: PDFKit.PDFDocumentOptions): PdfDocument {
-  return new PDFDocument({ font: FONT, ...options });
+/** A font object pdfkit lays text out with (./fonts.ts `layoutFont`). */
+export type FontSource = object;
+
+/** A document whose FONT and BOLD are the built-in Helvetica, or the given embedded fonts. */
+export function createDocument(options: PDFKit.PDFDocumentOptions, embedded?: { regular: FontSource; bold: FontSource }): PdfDocument {
+  // pdfkit's types say string, but it takes any object that lays out text like a fontkit font.
+  const regular = (embedded?.regular ?? 'Helvetica') as string;
+  const doc = new PDFDocument({ ...options, font: regular });
+  doc.registerFont(FONT, regular);
+  doc.registerFont(BOLD, (embedded?.bold ?? 'Helvetica-Bold') as string);
+  if (embedded) {
+    for (const name of [BOLD, FONT]) primeEmbedded(doc.font(name));
+  }
+  return doc;
+}
+
+interface PdfkitEmbeddedFont {
+  unicode: number[][];
+  widths: number[];
+  scale: number;
+  font: { allGlyphs(): [number, number, number][] };
+}
+
+/**
+ * pdfkit lists the widths and the Unicode of the glyphs a text used, by glyph id, and expects those ids to be
+ * consecutive (fontkit's subsets are); our program is cut beforehand, so every glyph is listed up front, which also
+ * gives PDF/A the width of each glyph the program holds.
+ */
+function primeEmbedded(doc: PdfDocument): void {
+  const font = (doc as unknown as { _font: PdfkitEmbeddedFont })._font;
+  for (const [id, codePoint, width] of font.font.allGlyphs()) {
+    font.unicode[id] ??= [codePoint];
+    font.widths[id] ??= width * font.scale;
+  }
 }
 
 /** Ends the document and collects its bytes. */

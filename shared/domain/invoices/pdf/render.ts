@@ -1,5 +1,9 @@
+import type { CustomerItem } from '../../customers/customer';
+import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
 import type { Invoice } from '../invoice';
 import { palette, type Branding } from './branding';
+import { attachFacturX, facturXOptions } from './facturx';
+import { embeddedFonts } from './fonts';
 import { parties, titleBand } from './header';
 import { documentNumber, documentTitle } from './labels';
 import { FOOTER_SPACE, MARGIN, room, runningFooters } from './layout';
@@ -9,33 +13,43 @@ import { notes, totals } from './totals';
 
 export type { Branding } from './branding';
 
+export interface RenderOptions {
+  /** The seller's entity: its legal form, registration number, bank account and late-payment terms are printed. */
+  entity?: EntityItem | null;
+  /** The customer: whether it is a business decides the French B2B mentions. */
+  customer?: CustomerItem | null;
+  /** Factur-X: a PDF/A-3b with this CII embedded as factur-x.xml (./facturx.ts). */
+  facturx?: { xml: string };
+}
+
 /**
  * The invoice, credit note or document as an A4 PDF: title and number on the brand colour, seller and customer,
  * dates, the lines (the table's heading repeated on every page it runs onto), discounts, tax by rate, totals,
- * paid and due, the notes, and the invoice's footer with page numbers on every page. Built-in Helvetica only;
- * nothing is read from disk or fetched. The same invoice gives the same bytes.
+ * paid and due, the legal mentions and notes, and the invoice's footer with page numbers on every page. Nothing is
+ * read from disk or fetched (a Factur-X embeds its fonts from ./generated/fonts.ts). The same invoice gives the same bytes.
  */
-export async function renderInvoicePdf(invoice: Invoice, branding: Branding): Promise<Buffer> {
+export async function renderInvoicePdf(invoice: Invoice, branding: Branding, options: RenderOptions = {}): Promise<Buffer> {
   const colors = palette(branding.brandColor);
+  const created = new Date(invoice.updated_at ?? invoice.created_at);
+  const title = `${documentTitle(invoice)} ${documentNumber(invoice)}`;
   const doc = createDocument({
     size: 'A4',
     margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: FOOTER_SPACE },
     bufferPages: true,
     ...(branding.language && { lang: branding.language }),
-    info: {
-      Title: `${documentTitle(invoice)} ${documentNumber(invoice)}`,
-      Author: invoice.seller.name,
-      CreationDate: new Date(invoice.updated_at ?? invoice.created_at),
-    },
-  });
-  let y = parties(doc, invoice, titleBand(doc, invoice, colors) + 24, branding.timezone) + 20;
+    info: { Title: title, Author: invoice.seller.name, CreationDate: created },
+    ...(options.facturx && facturXOptions()),
+  }, options.facturx ? embeddedFonts() : undefined);
+  const entity = options.entity ?? null;
+  let y = parties(doc, invoice, titleBand(doc, invoice, colors) + 24, branding.timezone, entity) + 20;
   const heading = (top: number) => tableHeading(doc, top, colors);
   y = heading(y);
   for (const line of invoice.line_items) {
     y = room(doc, y, rowHeight(doc, line, invoice.currency, branding.timezone), heading);
     y = tableRow(doc, y, line, invoice.currency, branding.timezone);
   }
-  notes(doc, invoice, totals(doc, invoice, y, colors));
+  notes(doc, invoice, totals(doc, invoice, y, colors), entity, options.customer ?? null);
   runningFooters(doc, invoice.footer);
+  if (options.facturx) attachFacturX(doc, options.facturx.xml, { title, author: invoice.seller.name, created });
   return toBuffer(doc);
 }

@@ -3,7 +3,9 @@ import { formatMoney } from '../../../money/format';
 import { formatRate } from '../../../money/tax-rate';
 import type { Invoice } from '../invoice';
 import type { Palette } from './branding';
-import { taxLabel, taxSchemeNote } from './labels';
+import { legalMentions, taxLabel } from './labels';
+import type { CustomerItem } from '../../customers/customer';
+import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
 import { band, contentWidth, left, measure, MUTED, room, rule, text, type TextStyle } from './layout';
 import type { PdfDocument } from './pdfkit';
 import { lineGross } from './table';
@@ -63,10 +65,9 @@ export function totals(doc: PdfDocument, invoice: Invoice, y: number, colors: Pa
   return at;
 }
 
-/** The tax scheme's note, the custom note and the additional information, each kept on one page. */
-export function notes(doc: PdfDocument, invoice: Invoice, y: number): number {
-  const paragraphs = [taxSchemeNote(invoice.tax_scheme), invoice.custom_note, invoice.additional_info]
-    .filter((p): p is string => !!p && p.trim() !== '');
+/** The legal mentions (labels.ts `legalMentions`), the custom note and the additional information, each kept on one page. */
+export function notes(doc: PdfDocument, invoice: Invoice, y: number, entity: EntityItem | null = null, customer: CustomerItem | null = null): number {
+  const paragraphs = legalMentions(invoice, entity, customer).map((m) => m.text);
   let at = y + 16;
   for (const paragraph of paragraphs) {
     at = room(doc, at, measure(doc, paragraph, left(doc)));
