@@ -26,7 +26,9 @@ export function requestCtx(event: AuthorizedEvent, required: Scope, at: Clock = 
   if (!claims || claims.credential === 'invalid') throw challenged(new Unauthorized(), Boolean(claims), event.rawPath);
   const isApiKey = claims.credential === 'api_key';
   if (!isApiKey && !hasExpiry(claims.exp)) throw challenged(new Unauthorized('The bearer token must carry an exp (expiry) claim.'), true, event.rawPath);
-  if (hasExpiry(claims.exp) && Number(claims.exp) * 1000 <= at.now().getTime()) {
+  // A JWT's exp against the real time (as its issuer meant it); an API key's, a stored timestamp, against the service clock.
+  const now = isApiKey ? at.now().getTime() : Date.now();
+  if (hasExpiry(claims.exp) && Number(claims.exp) * 1000 <= now) {
     throw challenged(new Unauthorized(isApiKey ? 'The API key has expired.' : 'The bearer token has expired.'), true, event.rawPath);
   }
   const workspaceId = claims.workspace_id;

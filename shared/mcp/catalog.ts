@@ -40,6 +40,8 @@ export const tools: ToolDefinition[] = [
   destructive('sign_quote', 'signQuote', 'Mark a quote signed: creates its subscription (or issues its invoice), which then bills the customer. Cannot be undone.'),
   read('list_subscriptions', 'listSubscriptions', 'List subscriptions; filter by status or customer_id.'),
   read('get_subscription', 'getSubscription', 'Get one subscription, with its products and current period.'),
+  destructive('create_subscription', 'createSubscription', 'Start a subscription for a customer (products, prices, quantities, start, optional trial): it bills the customer every period from its start.'),
+  destructive('change_subscription', 'updateSubscription', 'Change a subscription\'s products or quantities, now (prorated: a credit for the unused part and a charge for the new, invoiced per proration_behavior) or at the next period.'),
   destructive('cancel_subscription', 'cancelSubscription', 'Cancel a subscription, at the period end (default) or immediately. Stops its billing.'),
   read('list_invoices', 'listInvoices', 'List invoices and credit notes; filter by customer_id, status, type.'),
   read('get_invoice', 'getInvoice', 'Get one invoice by id: lines, taxes, totals, amount due, payments.'),

@@ -27,6 +27,7 @@ import {
 import { bundleChecks, checkTargets, limiterCheck, type TargetCheck } from './targets';
 import { usageReport, usageTargets } from './usage-report';
 import { credentialReport, credentialTargets } from './credential-report';
+import { mcpReport, mcpTargets } from './mcp-report';
 import { USAGE_BENCH } from './usage-settings';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,6 +47,8 @@ const INVOICE_COUNTS = { create: { warmup: 20, measured: 100 }, validate: { warm
 /** Subscriptions due at once for the billing run (~15–25 s), and the rounds of its floor (one subscription's sequence, ~3 s). */
 const BILLING = { subscriptions: 1_000, seedConcurrency: 4, floorCounts: { warmup: 20, measured: 200 } };
 const IMPORT_RUNS = 15;
+/** Rounds of the three MCP tools and their routes (six requests a round). */
+const MCP_COUNTS = { warmup: 20, measured: 100 };
 /** Webhook messages in the two workspaces whose first list page is compared. */
 const MESSAGE_SIZES = { small: 1_000, large: 50_000 };
 const LIST_COUNTS = { warmup: 50, measured: 300 };
@@ -66,7 +69,7 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles', 'usage', 'credentials'] as const;
+const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'mcp'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The parts named by `--only a,b` (or `--only=a,b`); undefined for the full run. */
@@ -109,7 +112,7 @@ async function partial(parts: Set<Part>): Promise<void> {
     checks.push(...bundleChecks(functions, baseline));
     sections.push(`Bundles\n\n${bundleTable(functions, baseline)}`);
   }
-  if (parts.has('limiter') || parts.has('usage') || parts.has('credentials')) {
+  if (parts.has('limiter') || parts.has('usage') || parts.has('credentials') || parts.has('mcp')) {
     console.error('Starting DynamoDB Local (in memory)…');
     dynamo = await startDynamoLocal();
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -147,6 +150,14 @@ async function partial(parts: Set<Part>): Promise<void> {
     checks.push(...credentialTargets(credentials));
     sections.push(credentialReport(credentials));
   }
+  if (parts.has('mcp')) {
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureMcp } = await import('./mcp-scenarios');
+    const api = await startLocalApi({ keys: await generateKeys(), port: 0 });
+    const mcp = await measureMcp({ baseUrl: api.url, workspaceId: `ws_bench_${randomUUID().slice(0, 8)}`, counts: MCP_COUNTS }).finally(() => api.close());
+    checks.push(...mcpTargets(mcp));
+    sections.push(mcpReport(mcp));
+  }
   console.log(`\nTargets (partial run: ${[...parts].join(', ')})\n\n${targetTable(checks)}\n\n${sections.join('\n\n')}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets measured met.`);
@@ -174,6 +185,7 @@ async function main(): Promise<void> {
   const { measureBilling } = await import('./billing-scenarios');
   const { measureUsage } = await import('./usage-scenarios');
   const { measureCredentials } = await import('./credential-scenarios');
+  const { measureMcp } = await import('./mcp-scenarios');
   const keys = await generateKeys();
   const api = await startLocalApi({ keys, port: 0 });
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
@@ -199,12 +211,15 @@ async function main(): Promise<void> {
     const usage = await measureUsage({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...USAGE_BENCH });
     console.error(`Measuring GET /v1/customers/{id} with an API key beside a JWT (${COUNTS.warmup} warm-up + ${COUNTS.measured} rounds of 3)…`);
     const credentials = await measureCredentials({ baseUrl: api.url, workspaceId: workspace, token, counts: COUNTS });
-    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage, credentials };
+    console.error(`Measuring MCP tools beside their routes (${MCP_COUNTS.warmup} warm-up + ${MCP_COUNTS.measured} rounds of 6)…`);
+    const mcp = await measureMcp({ baseUrl: api.url, workspaceId: workspace, counts: MCP_COUNTS });
+    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage, credentials, mcp };
   })();
-  const { customers, credits, invoices, billing, events, prices, usage, credentials } = await measured.finally(() => api.close());
+  const { customers, credits, invoices, billing, events, prices, usage, credentials, mcp } = await measured.finally(() => api.close());
 
   const checks = [
     ...checkTargets(customers, events, prices, credits, invoices, billing, functions, baseline), ...usageTargets(usage), ...credentialTargets(credentials),
+    ...mcpTargets(mcp),
   ];
   const facts = {
     date: new Date(),
@@ -217,7 +232,7 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${usageReport(usage)}\n\n${credentialReport(credentials)}`));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${mcpReport(mcp)}`));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
     `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers.limiter)}\n\n${limiterReading(customers.limiter)}\n\n` +
@@ -226,7 +241,7 @@ async function main(): Promise<void> {
     `Recurring billing: the scheduled run\n\n${billingTable(billing)}\n\n${billingReading(billing)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
-    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
+    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${mcpReport(mcp)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);
   console.log('Written to docs/benchmarks.md');
