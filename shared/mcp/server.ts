@@ -29,7 +29,7 @@ export const preparedTools: PreparedTool[] = tools.map((definition) => {
     shape,
     listed: {
       name: definition.name,
-      description: `${definition.description} (${route.method} ${route.path}; scope ${scope})`,
+      description: `${definition.description} Scope: ${scope}.`,
       inputSchema: schema as Tool['inputSchema'],
       outputSchema: toolOutput(route) as Tool['outputSchema'],
       annotations: {
@@ -37,7 +37,6 @@ export const preparedTools: PreparedTool[] = tools.map((definition) => {
         destructiveHint: definition.kind === 'destructive',
         // Writes are too: a repeated call (same arguments or same idempotency_key) has one effect.
         idempotentHint: true,
-        openWorldHint: false,
       },
     },
   };

@@ -20,11 +20,40 @@ const propertiesOf = (schema: Schema | undefined): Properties => (schema?.proper
 const agentQuery = (query: Properties): Properties =>
   Object.fromEntries(Object.entries(query).filter(([name]) => !name.includes('__') || name.endsWith('__in')));
 
-/** Drops the validator's own keywords (`x-…`): a tool's schema is plain JSON Schema for any client. */
+/** Longer value lists (countries, currencies, time zones) are named, not listed: the route validates them anyway. */
+const MAX_LISTED_VALUES = 12;
+
+/** The name of a long value list, which an agent knows by it. */
+const codeListName = (values: string[]): string =>
+  values.includes('EUR') ? 'ISO 4217 currency' : values.includes('FR') ? 'ISO 3166-1 country' : values.includes('Europe/Paris') ? 'IANA time zone' : `e.g. ${values.slice(0, 3).join(', ')}`;
+
+/** A member's description, to its first sentence: the route's reference (docs/api.md) has the rest. */
+const firstSentence = (text: string): string => /^.*?[.:](?=\s|$)/s.exec(text)?.[0] ?? text;
+
+/** What a tool's schema keeps of a route's: the shape an agent needs; bounds and patterns stay the route's to check. */
+const KEPT_KEYWORDS = new Set(['type', 'properties', 'required', 'items', 'enum', 'description', 'anyOf', 'oneOf', 'const', 'default']);
+
+/**
+ * A tool's schema for an agent: the shape (types, members, required ones, short value lists, descriptions) without
+ * the validator's bounds, patterns, long value lists and `null` alternatives, which would fill its context for nothing:
+ * the route's validator still applies every rule and answers a field error the agent can act on.
+ */
 function plain(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(plain);
   if (!schema || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([key]) => !key.startsWith('x-')).map(([key, value]) => [key, plain(value)]));
+  const node = schema as Record<string, unknown>;
+  const nonNull = Array.isArray(node.anyOf) ? (node.anyOf as Record<string, unknown>[]).filter((branch) => branch.type !== 'null') : undefined;
+  if (nonNull?.length === 1) return plain({ ...nonNull[0], ...(node.description !== undefined && { description: node.description }) });
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (!KEPT_KEYWORDS.has(key)) continue;
+    if (key === 'enum' && (value as unknown[]).length > MAX_LISTED_VALUES) {
+      copy.description ??= codeListName(value as string[]);
+      continue;
+    }
+    copy[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, plain(v)])) : key === 'description' ? firstSentence(value as string) : plain(value);
+  }
+  return copy;
 }
 
 export const IDEMPOTENCY_MEMBER = 'idempotency_key';
@@ -41,28 +70,27 @@ export function toolInput(route: RouteDefinition, tool: ToolDefinition): { schem
   const properties: Properties = { ...body, ...query, ...path };
   if (tool.kind !== 'read') {
     properties[IDEMPOTENCY_MEMBER] = {
-      type: 'string', minLength: 1, maxLength: 200,
-      description: 'Makes a retried call safe: the same key within 24 h returns the first result. Default: derived from the call, so an identical call is not repeated.',
+      type: 'string',
+      description: 'Same key in 24 h: same call (default: from the arguments).',
     };
   }
   return {
-    schema: plain({ type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false }) as Schema,
+    schema: { ...(plain({ type: 'object', properties, ...(required.length > 0 && { required }) }) as Schema), additionalProperties: false },
     shape: { path: Object.keys(path), query: Object.keys(query), body: Object.keys(body) },
   };
 }
 
-/** JSON types of a response member, at its top level only: enough for a client to check, small enough for a tool list. */
-function topLevelType(schema: Schema): Schema {
-  if (schema.type !== undefined) return { type: schema.type };
-  return {};
-}
-
-/** A compact output schema: the route's response members and their types, the rest left open. */
+/**
+ * A tool's output schema: the object the route answers, named by its identifying members (`id` and `status` of a
+ * resource, `meta` and `data` of a list), the rest open. Listing every member of every resource would be most of
+ * the tool list's size; an agent reads them from the result itself.
+ */
 export function toolOutput(route: RouteDefinition): Schema {
-  const properties = propertiesOf(route.response.schema);
+  const members = propertiesOf(route.response.schema);
+  const named = ['id', 'status', 'meta', 'data'].filter((name) => members[name] !== undefined);
   return {
     type: 'object',
-    properties: Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, topLevelType(schema)])),
+    properties: Object.fromEntries(named.map((name) => [name, { type: members[name]!.type ?? 'object' }])),
     additionalProperties: true,
   };
 }

@@ -55,7 +55,7 @@ describe('the MCP endpoint', () => {
     expect(reply.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${api.url}/.well-known/oauth-protected-resource/mcp", scope="read write"`);
   });
 
-  it('lists every tool of the catalog, each with a schema, annotations and a description that names its route', async () => {
+  it('lists every tool of the catalog, each with a schema, annotations and a description that names its scope', async () => {
     const { tools: listed } = await agent.listTools();
     expect(listed.map((t) => t.name).sort()).toEqual(tools.map((t) => t.name).sort());
     expect(listed.length).toBeLessThanOrEqual(40);
@@ -63,7 +63,7 @@ describe('the MCP endpoint', () => {
       const definition = tools.find((t) => t.name === tool.name)!;
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.annotations).toMatchObject({ readOnlyHint: definition.kind === 'read', destructiveHint: definition.kind === 'destructive' });
-      expect(tool.description).toMatch(/\((GET|POST|PUT|PATCH|DELETE) \/v\d\/\S+; scope (read|write)\)$/);
+      expect(tool.description).toMatch(definition.kind === 'read' ? / Scope: read\.$/ : / Scope: write\.$/);
       if (definition.kind !== 'read') expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('idempotency_key');
     }
   });
