@@ -22,6 +22,11 @@ export interface RouteDefinition {
   response: { status: number; schema: Schema; list?: boolean };
   errorFormat?: 'oauth';
   /**
+   * A GET whose Lambda writes to the table: the OAuth browser flow's GETs, which start or continue a sign-in. Other
+   * GET routes only read (lib/table-access.ts).
+   */
+  writes?: boolean;
+  /**
    * The table indexes the route queries: its Lambda may query these and no other (lib/table-access.ts). Default: the
    * list index (gsi1) for a list route (`response.list`), none for any other route.
    */
