@@ -129,11 +129,11 @@ const expired = () => new AuthorizationPageError('Sign-in expired', 'This author
 
 /** The pending request, if it exists, has not expired and belongs to this browser. */
 export async function pendingRequest(requestId: string | undefined, browserSecret: string | undefined, now: number): Promise<PendingRequest> {
-  if (!requestId || !browserSecret) throw expired();
+  if (!requestId) throw expired();
   const found = await db.send(new GetCommand({ TableName: tableName(), Key: pendingRequestKey(requestId), ConsistentRead: true }));
   const item = found.Item as PendingRequest | undefined;
   if (!item || item.expires_at <= now) throw expired();
-  if (!sameSecret(digest(browserSecret), item.browser)) {
+  if (!browserSecret || !sameSecret(digest(browserSecret), item.browser)) {
     throw new AuthorizationPageError('Wrong browser', 'This sign-in was started in another browser (or its cookie is gone). Start again from the application.', 403);
   }
   return item;
