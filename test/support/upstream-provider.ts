@@ -43,6 +43,7 @@ export async function startUpstreamProvider(apiUrl: string): Promise<UpstreamPro
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     features: { devInteractions: { enabled: false } },
     cookies: { keys: ['test-cookie-key-0123456789'] },
+    ttl: { Session: 600, Interaction: 600, Grant: 600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
   });
   const callback = provider.callback();
   server.on('request', async (req, res) => {
