@@ -12,6 +12,7 @@ import { tableDefinition } from '../shared/db/table-definition';
 import type { FunctionOperations } from './billing-function';
 import { EventPipeline } from './event-pipeline';
 import { Monitoring } from './monitoring';
+import { OAuthSignIn, resolveUpstreamOidc, type UpstreamOidcProps } from './oauth-sign-in';
 import { resolveRateLimits, throttleStage, type RateLimitProps } from './rate-limits';
 import { groupRoutes, RoutesStack } from './routes-stack';
 import { Scheduler } from './scheduler';
@@ -37,6 +38,8 @@ export interface BillingStackProps extends StackProps {
   encryptionKey?: IKey;
   /** Every alarm notifies this topic. Default: none (the alarms only change state). */
   alarmTopic?: ITopic;
+  /** The OpenID provider people sign in with on /oauth/authorize (lib/oauth-sign-in.ts). Default: CDK context, else none. */
+  upstreamOidc?: UpstreamOidcProps;
 }
 
 /**
@@ -51,7 +54,7 @@ export class BillingStack extends Stack {
   constructor(
     scope: Construct,
     id: string,
-    { routes = routeTable, rateLimits: rateLimitProps, logRetention = RetentionDays.ONE_MONTH, encryptionKey, alarmTopic, ...props }: BillingStackProps = {},
+    { routes = routeTable, rateLimits: rateLimitProps, logRetention = RetentionDays.ONE_MONTH, encryptionKey, alarmTopic, upstreamOidc, ...props }: BillingStackProps = {},
   ) {
     super(scope, id, props);
     const rateLimits = resolveRateLimits(this.node, rateLimitProps);
@@ -104,9 +107,12 @@ export class BillingStack extends Stack {
     const unknownRoutes = routesQueueingDeliveries.filter((id) => !routes.some((route) => route.id === id));
     if (unknownRoutes.length > 0) throw new Error(`BillingStack: routesQueueingDeliveries names unknown routes: ${unknownRoutes.join(', ')}`);
 
+    const upstream = resolveUpstreamOidc(this.node, upstreamOidc);
+    const oauthSignIn = upstream && new OAuthSignIn(this, 'OAuthSignIn', upstream);
+
     this.routeStacks = groupRoutes(routes).map(
       (group) => new RoutesStack(this, group.name, {
-        routes: group.routes, api, authorizer, table, events, routesQueueingDeliveries, projectRoot, operations, rateLimits: rateLimits.perWorkspace,
+        routes: group.routes, api, authorizer, table, events, routesQueueingDeliveries, projectRoot, operations, rateLimits: rateLimits.perWorkspace, oauthSignIn,
       }),
     );
 

@@ -7,6 +7,7 @@ import type { RouteDefinition } from '../functions/routes';
 import type { RateLimitSettings } from '../shared/http/rate-limit-settings';
 import type { FunctionOperations } from './billing-function';
 import type { EventPipeline } from './event-pipeline';
+import type { OAuthSignIn } from './oauth-sign-in';
 import { bindRateLimits } from './rate-limits';
 import { RouteFunction } from './route-function';
 import { routeTableAccess } from './table-access';
@@ -86,6 +87,8 @@ export interface RoutesStackProps {
   /** The per-workspace rate limits every route enforces; null: off. */
   rateLimits: RateLimitSettings | null;
   operations: FunctionOperations;
+  /** The upstream OpenID sign-in of the OAuth routes (lib/oauth-sign-in.ts); none when no provider is configured. */
+  oauthSignIn?: OAuthSignIn;
 }
 
 /**
@@ -107,6 +110,7 @@ export class RoutesStack extends NestedStack {
       // The rate-limit counter: its settings, and UpdateItem on counter items only (GETs included).
       bindRateLimits(routeFunction.fn, table, props.rateLimits);
       if (props.routesQueueingDeliveries.includes(route.id)) events.allowQueueing(routeFunction.fn);
+      props.oauthSignIn?.bind(routeFunction.fn, route);
       // In this stack's scope (not api.addRoutes, which would put the route, integration and permission under the
       // API, in the parent stack).
       new HttpRoute(this, `${route.id}Route`, {
