@@ -22,11 +22,6 @@ export const handler = publicHandler<unknown, AuthorizeQuery>(route, ({ query })
     }
     const upstream = await upstreamSignInUrl(method.upstream, outcome.requestId);
     await rememberUpstream(outcome.requestId, upstream.nonce, upstream.verifier);
-    return withHeaders(redirect(upstream.url), cookie);
+    return redirect(upstream.url, 302, cookie);
   }),
 );
-
-const withHeaders = <T extends { headers?: Record<string, string | number | boolean> }>(response: T, headers: Record<string, string>): T => ({
-  ...response,
-  headers: { ...response.headers, ...headers },
-});

@@ -1,5 +1,5 @@
 import { OAuthError } from '../../shared/domain/oauth/errors';
-import type { WebResponse } from '../../shared/http/public-handler';
+import { WebResponse } from '../../shared/http/public-handler';
 
 /** RFC 6749 §5.2: an OAuth error is a 400 with `{error, error_description}`, never cached. */
 export async function asOAuthJson<T>(work: () => Promise<T>): Promise<T | WebResponse> {
@@ -7,10 +7,7 @@ export async function asOAuthJson<T>(work: () => Promise<T>): Promise<T | WebRes
     return await work();
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
-    return {
-      statusCode: 400,
-      headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' },
-      body: JSON.stringify({ error: error.error, error_description: error.description }),
-    };
+    const body = JSON.stringify({ error: error.error, error_description: error.description });
+    return new WebResponse(400, body, { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' });
   }
 }

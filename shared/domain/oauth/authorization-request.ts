@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../../db/client';
-import { serviceIssuer, resourceIdentifiers } from '../../identity/service-tokens';
+import { serviceIssuer, resourceIdentifiers } from '../../identity/issuer';
 import { OAUTH_SCOPES } from '../../schemas/oauth-clients';
 import { resolveClient, type OAuthClient } from './clients';
 import { AuthorizationPageError, OAuthError } from './errors';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { serviceIssuer } from '../../identity/service-tokens';
+import { serviceIssuer } from '../../identity/issuer';
 import { digest } from './secrets';
 import { LIFETIMES } from './settings';
 

@@ -1,4 +1,4 @@
-import { serviceIssuer } from '../../identity/service-tokens';
+import { serviceIssuer } from '../../identity/issuer';
 import { OAUTH_SCOPES } from '../../schemas/oauth-clients';
 import { oauthResources } from './authorization-request';
 

@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as oauth from 'oauth4webapi';
-import { serviceIssuer } from '../../identity/service-tokens';
+import { serviceIssuer } from '../../identity/issuer';
 import { AuthorizationPageError } from './errors';
 import { membershipsOf } from './membership';
 import type { SignedInPerson } from './authorization-request';
