@@ -109,4 +109,12 @@ describe('the OAuth browser routes', () => {
     expect(writes('oauthAuthorizationServerMetadata')).toBe(false);
     expect(writes('listCustomers')).toBe(false);
   });
+
+  it('the token endpoint alone signs with the service key (kms:Sign); no other OAuth route may', () => {
+    const { template, byRoute } = synth({});
+    const signs = (id: string) => statementsOf(template, byRoute.get(id)!).some((s) => [s.Action].flat().includes('kms:Sign'));
+    expect(signs('oauthToken')).toBe(true);
+    for (const route of routes.filter((r) => r.tag === 'OAuth' && r.id !== 'oauthToken')) expect([route.id, signs(route.id)]).toEqual([route.id, false]);
+    expect(byRoute.get('oauthToken')!.Properties.Environment.Variables.TOKEN_SIGNING_KEY_ID).toBeDefined();
+  });
 });
