@@ -7,10 +7,14 @@ describe('the route table', () => {
     expect(new Set(routes.map((r) => `${r.method} ${r.path}`)).size).toBe(routes.length);
   });
 
-  it('needs read for GET and write for the rest (DESIGN.md §7); only client registration takes any scope; OAuth and discovery are public', () => {
+  it('needs read for GET and write for the rest (DESIGN.md §7); only client registration takes any scope, API keys admin; OAuth and discovery are public', () => {
     const oauthProtocol = (path: string) => path.startsWith('/.well-known/') || (path.startsWith('/oauth/') && path !== '/oauth/register');
     for (const route of routes) {
-      const expected = route.path === '/oauth/register' ? 'any' : oauthProtocol(route.path) ? 'public' : route.method === 'GET' ? 'read' : 'write';
+      const expected =
+        route.path === '/oauth/register' ? 'any'
+        : oauthProtocol(route.path) ? 'public'
+        : route.path.startsWith('/v1/api-keys') ? 'admin' // managing credentials takes the admin scope
+        : route.method === 'GET' ? 'read' : 'write';
       expect([route.id, route.scope]).toEqual([route.id, expected]);
     }
   });
