@@ -103,6 +103,16 @@ describe('discovery', () => {
     expect((await api.raw('GET', '/.well-known/oauth-protected-resource/elsewhere')).status).toBe(404);
   });
 
+  it('starts from the API’s 401: its resource_metadata names the document that names this server', async () => {
+    const refused = await api.raw('GET', '/v1/customers');
+    expect(refused.status).toBe(401);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(refused.headers.get('www-authenticate') ?? '')?.[1];
+    expect(metadataUrl).toBe(`${api.url}/.well-known/oauth-protected-resource`);
+    const resource = (await (await fetch(metadataUrl!)).json()) as { authorization_servers: string[] };
+    const server = (await (await fetch(`${resource.authorization_servers[0]}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
+    expect(server.issuer).toBe(api.url);
+  });
+
   it('does not pretend to be an OpenID provider: /.well-known/openid-configuration is 404', async () => {
     expect((await api.raw('GET', '/.well-known/openid-configuration')).status).toBe(404);
   });
@@ -181,6 +191,15 @@ describe('a registered client', () => {
     const { params } = requestOf(registeredId);
     const b = browser();
     const back = await b.submit(await toConsent(b, params, [owner.workspace]), { decision: 'deny' }, REDIRECT);
+    expect(Object.fromEntries(locationOf(back)!.searchParams)).toMatchObject({ error: 'access_denied', state: params.state, iss: api.url });
+  });
+
+  it('a sign-in cancelled at the identity provider goes back to the client as access_denied', async () => {
+    const { params } = requestOf(registeredId);
+    const b = browser();
+    const toProvider = await b.request(authorizeUrl(params));
+    const requestId = new URL(toProvider.headers.get('location')!).searchParams.get('state')!;
+    const back = await b.request(`${api.url}/oauth/callback?error=access_denied&state=${requestId}&iss=${encodeURIComponent(upstream.issuer)}`);
     expect(Object.fromEntries(locationOf(back)!.searchParams)).toMatchObject({ error: 'access_denied', state: params.state, iss: api.url });
   });
 
