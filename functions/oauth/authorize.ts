@@ -12,10 +12,10 @@ import { asPage } from './page';
 /** Checks the request, stores it, and sends the person to sign in (the identity provider, or the local development page). */
 export const handler = publicHandler<unknown, AuthorizeQuery>(route, ({ query }) =>
   asPage(async () => {
-    const method = signInMethod();
-    if (method.kind === 'none') throw new AuthorizationPageError('Sign-in unavailable', 'This service has no identity provider configured.', 503);
     const outcome = await startAuthorization(query, clock.now().getTime());
     if (outcome.kind === 'refused') return redirect(outcome.location);
+    const method = signInMethod();
+    if (method.kind === 'none') throw new AuthorizationPageError('Sign-in unavailable', 'This service has no identity provider configured.', 503);
     const cookie = { 'set-cookie': bindingCookie(outcome.requestId, outcome.browserSecret) };
     if (method.kind === 'development') {
       return html(200, developmentSignInPage(outcome.requestId, outcome.request), { ...pageHeaders(), ...cookie });

@@ -12,11 +12,11 @@ import { asPage } from './page';
 /** The identity provider sends the person back here: the sign-in is completed, then the consent page is shown. */
 export const handler = publicHandler<unknown, Record<string, string | undefined>>(route, ({ query, event }) =>
   asPage(async () => {
-    const method = signInMethod();
-    if (method.kind !== 'upstream') throw new AuthorizationPageError('Not found', 'No identity provider is configured.', 404);
     const now = clock.now().getTime();
     const requestId = query.state;
     const request = await pendingRequest(requestId, browserSecretOf(event, requestId), now);
+    const method = signInMethod();
+    if (method.kind !== 'upstream') throw new AuthorizationPageError('Not found', 'No identity provider is configured.', 404);
     if (query.error === 'access_denied') {
       // The person cancelled at the provider: the client learns it the OAuth way, and the request ends.
       await forgetRequest(requestId!);
