@@ -39,6 +39,11 @@ process.env.AWS_REGION ??= 'local';
 // Keys made on this machine say so: sk_test_…
 process.env.API_KEY_ENVIRONMENT ??= 'test';
 
+// OAuth sign-in: the local development sign-in, unless an upstream OpenID provider is configured (docs/oauth.md).
+// Client ID Metadata Documents may be served from this machine.
+if (!process.env.OAUTH_UPSTREAM_ISSUER) process.env.OAUTH_DEV_SIGN_IN ??= 'true';
+process.env.OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK ??= 'true';
+
 const table = await ensureTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME);
 // Imported only now: the table client reads DYNAMODB_ENDPOINT when its module loads.
 const { startLocalApi } = await import('../lib/local/server');
@@ -79,6 +84,10 @@ Development token (workspace ws_local, scopes read write admin, valid 24 h):
 export TOKEN=${token}
 
 Try: curl -H "Authorization: Bearer $API_KEY" ${api.url}/v1/customers
+
+OAuth:    ${api.url}/.well-known/oauth-authorization-server (sign-in: ${
+  process.env.OAUTH_UPSTREAM_ISSUER ? `OpenID provider ${process.env.OAUTH_UPSTREAM_ISSUER}` : 'LOCAL DEVELOPMENT SIGN-IN, no password checked'
+})
 `);
 
 async function shutdown(): Promise<void> {

@@ -26,6 +26,11 @@ export interface RouteDefinition {
   /** `oauth`: RFC 7591 errors on 400; `jsonrpc`: the route answers JSON-RPC 2.0 errors of its own (POST /mcp). */
   errorFormat?: 'oauth' | 'jsonrpc';
   /**
+   * A GET whose Lambda writes to the table: the OAuth browser flow's GETs, which start or continue a sign-in. Other
+   * GET routes only read (lib/table-access.ts).
+   */
+  writes?: boolean;
+  /**
    * The table indexes the route queries: its Lambda may query these and no other (lib/table-access.ts). Default: the
    * list index (gsi1) for a list route (`response.list`), none for any other route.
    */

@@ -17,6 +17,7 @@ import { tools as mcpTools } from '../shared/mcp/catalog';
 /** The MCP endpoint's route (functions/mcp/routes.ts). */
 const mcpRouteId = 'mcp';
 import { Monitoring } from './monitoring';
+import { OAuthSignIn, resolveUpstreamOidc, type UpstreamOidcProps } from './oauth-sign-in';
 import { resolveRateLimits, throttleStage, type RateLimitProps } from './rate-limits';
 import { groupRoutes, RoutesStack } from './routes-stack';
 import { Scheduler } from './scheduler';
@@ -42,6 +43,8 @@ export interface BillingStackProps extends StackProps {
   encryptionKey?: IKey;
   /** Every alarm notifies this topic. Default: none (the alarms only change state). */
   alarmTopic?: ITopic;
+  /** The OpenID provider people sign in with on /oauth/authorize (lib/oauth-sign-in.ts). Default: CDK context, else none. */
+  upstreamOidc?: UpstreamOidcProps;
 }
 
 /**
@@ -56,7 +59,7 @@ export class BillingStack extends Stack {
   constructor(
     scope: Construct,
     id: string,
-    { routes = routeTable, rateLimits: rateLimitProps, logRetention = RetentionDays.ONE_MONTH, encryptionKey, alarmTopic, ...props }: BillingStackProps = {},
+    { routes = routeTable, rateLimits: rateLimitProps, logRetention = RetentionDays.ONE_MONTH, encryptionKey, alarmTopic, upstreamOidc, ...props }: BillingStackProps = {},
   ) {
     super(scope, id, props);
     const rateLimits = resolveRateLimits(this.node, rateLimitProps);
@@ -106,9 +109,13 @@ export class BillingStack extends Stack {
     const unknownRoutes = routesQueueingDeliveries.filter((id) => !routes.some((route) => route.id === id));
     if (unknownRoutes.length > 0) throw new Error(`BillingStack: routesQueueingDeliveries names unknown routes: ${unknownRoutes.join(', ')}`);
 
+    const upstream = resolveUpstreamOidc(this.node, upstreamOidc);
+    const oauthSignIn = upstream && new OAuthSignIn(this, 'OAuthSignIn', upstream);
+
     this.routeStacks = groupRoutes(routes).map(
       (group) => new RoutesStack(this, group.name, {
         routes: group.routes, api, authorizer, identity, publicUrl, table, events, routesQueueingDeliveries, projectRoot, operations, rateLimits: rateLimits.perWorkspace,
+        oauthSignIn,
       }),
     );
 

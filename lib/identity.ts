@@ -16,7 +16,7 @@ export const authorizerHandler = { id: 'authorizeRequests', entry: 'functions/au
 export type SigningKeyUse = 'publish' | 'sign';
 
 /** The routes that use the signing key, and how (every other route never sees it). */
-export const routesUsingSigningKey: Readonly<Record<string, SigningKeyUse>> = { getJwks: 'publish' };
+export const routesUsingSigningKey: Readonly<Record<string, SigningKeyUse>> = { getJwks: 'publish', oauthToken: 'sign' };
 
 /** An identity provider whose JWTs the API accepts beside its own (DESIGN.md §14); CDK context or props. */
 export interface ExternalIssuer {

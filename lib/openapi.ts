@@ -179,6 +179,7 @@ function operation(route: RouteDefinition) {
     ref('parameters', 'RequestId'),
   ];
   const binary = route.response.schema.format === 'binary';
+  const page = route.response.schema.contentMediaType === 'text/html';
   const successHeaders = {
     'X-Request-Id': ref('headers', 'X-Request-Id'),
     ...(hasBody(route) && route.scope !== 'public' && { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') }),
@@ -187,7 +188,7 @@ function operation(route: RouteDefinition) {
   const errors = errorStatuses(route).map((status) => [
     status,
     route.errorFormat === 'oauth' && status === '400'
-      ? { description: 'Invalid client metadata (RFC 7591 §3.2.2).', headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') }, content: { 'application/json': { schema: ref('schemas', 'OAuthError') } } }
+      ? { description: route.path === '/oauth/register' ? 'Invalid client metadata (RFC 7591 §3.2.2).' : 'An OAuth error (RFC 6749 §5.2).', headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') }, content: { 'application/json': { schema: ref('schemas', 'OAuthError') } } }
       : route.errorFormat === 'jsonrpc' && ['400', '413', '415'].includes(status)
         ? { description: `${ERRORS[status]![1]} As a JSON-RPC 2.0 error.`, headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') }, content: { 'application/json': { schema: jsonRpcErrorResource } } }
         : ref('responses', ERRORS[status]![0]),
@@ -202,16 +203,20 @@ function operation(route: RouteDefinition) {
     ...(route.request.body && {
       requestBody: {
         required: bodyRequired(route.request.body),
-        content: { 'application/json': { schema: withRefs(route.request.body), ...(REQUEST_EXAMPLES[route.id] !== undefined && { example: REQUEST_EXAMPLES[route.id] }) } },
+        content: {
+          'application/json': { schema: withRefs(route.request.body), ...(REQUEST_EXAMPLES[route.id] !== undefined && { example: REQUEST_EXAMPLES[route.id] }) },
+          // A public route's body may also be an HTML form (publicHandler): the OAuth endpoints' usual encoding.
+          ...(route.scope === 'public' && { 'application/x-www-form-urlencoded': { schema: withRefs(route.request.body) } }),
+        },
       },
     }),
     ...(route.scope === 'any' && { security: [{ bearer: [] }] }),
     ...(route.scope === 'public' && { security: [] }),
     responses: {
       [route.response.status]: {
-        description: binary ? 'The file.' : route.response.list ? 'One page of the list.' : 'The resource.',
+        description: binary ? 'The file.' : page ? 'A page, or a redirect (its Location).' : route.response.list ? 'One page of the list.' : 'The resource.',
         headers: successHeaders,
-        content: { [binary ? 'application/pdf' : 'application/json']: { schema: withRefs(route.response.schema) } },
+        content: { [binary ? 'application/pdf' : page ? 'text/html' : 'application/json']: { schema: withRefs(route.response.schema) } },
       },
       ...Object.fromEntries(errors),
     },

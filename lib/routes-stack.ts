@@ -8,6 +8,7 @@ import type { RateLimitSettings } from '../shared/http/rate-limit-settings';
 import type { FunctionOperations } from './billing-function';
 import type { EventPipeline } from './event-pipeline';
 import { routesUsingSigningKey, type Identity } from './identity';
+import type { OAuthSignIn } from './oauth-sign-in';
 import { bindRateLimits } from './rate-limits';
 import { RouteFunction } from './route-function';
 import { routeTableAccess } from './table-access';
@@ -91,6 +92,8 @@ export interface RoutesStackProps {
   /** The per-workspace rate limits every route enforces; null: off. */
   rateLimits: RateLimitSettings | null;
   operations: FunctionOperations;
+  /** The upstream OpenID sign-in of the OAuth routes (lib/oauth-sign-in.ts); none when no provider is configured. */
+  oauthSignIn?: OAuthSignIn;
 }
 
 /**
@@ -118,6 +121,7 @@ export class RoutesStack extends NestedStack {
       routeFunction.fn.addEnvironment('PUBLIC_API_URL', props.publicUrl);
       const keyUse = routesUsingSigningKey[route.id];
       if (keyUse) props.identity.useSigningKey(routeFunction.fn, keyUse, props.publicUrl);
+      props.oauthSignIn?.bind(routeFunction.fn, route);
       // In this stack's scope (not api.addRoutes, which would put the route, integration and permission under the
       // API, in the parent stack).
       const apiRoute = new HttpRoute(this, `${route.id}Route`, {

@@ -47,10 +47,10 @@ export const workerTableAccess = {
  * A route's access, derived from its method and the indexes it declares (`RouteDefinition.indexes`; a list route
  * without a declaration reads the list index, gsi1). GET routes only read (DESIGN.md §7); the rate limiter's counter
  * update has its own statement, conditioned on the counter's keys (lib/rate-limits.ts). The others write too (their
- * idempotency records among them).
+ * idempotency records among them), as do the GETs that declare `writes` (the OAuth browser flow).
  */
-export const routeTableAccess = (route: Pick<RouteDefinition, 'method' | 'indexes' | 'response'>): TableAccess => ({
-  actions: [...new Set([...readActions, ...(route.method === 'GET' ? [] : writeActions)])],
+export const routeTableAccess = (route: Pick<RouteDefinition, 'method' | 'indexes' | 'response' | 'writes'>): TableAccess => ({
+  actions: [...new Set([...readActions, ...(route.method === 'GET' && !route.writes ? [] : writeActions)])],
   indexes: route.indexes ?? (route.response.list ? ['gsi1'] : []),
 });
 

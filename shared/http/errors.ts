@@ -9,9 +9,9 @@ import { json, type HttpResponse } from './responses';
  * Maps any error to a JSON response. Domain errors keep their status, code and message; anything else is a
  * 500 with a generic message and the request id only (the details go to the log, never to the client).
  */
-export function errorResponse(route: Pick<RouteMeta, 'errorFormat'>, error: unknown, requestId: string, gatewayRequestId = requestId): HttpResponse {
+export function errorResponse(route: Pick<RouteMeta, 'errorFormat'> & { path?: string }, error: unknown, requestId: string, gatewayRequestId = requestId): HttpResponse {
   if (error instanceof DomainError) {
-    if (route.errorFormat === 'oauth' && error.status === 400) return oauthError(error, requestId);
+    if (route.errorFormat === 'oauth' && error.status === 400) return oauthError(route, error, requestId);
     const body = { message: error.message, code: error.code, ...(error.errors && { errors: error.errors }), request_id: requestId };
     return json(error.status, body, requestId, error.headers);
   }
@@ -20,11 +20,16 @@ export function errorResponse(route: Pick<RouteMeta, 'errorFormat'>, error: unkn
   return json(500, { message: 'Internal server error.', code: 'internal_error', request_id: requestId }, requestId);
 }
 
-/** RFC 7591 §3.2.2: `invalid_redirect_uri` when a redirect URI is at fault, else `invalid_client_metadata`. */
-function oauthError(error: DomainError, requestId: string): HttpResponse {
+/**
+ * Registration (RFC 7591 §3.2.2): `invalid_redirect_uri` when a redirect URI is at fault, else
+ * `invalid_client_metadata`. The token and revocation endpoints (RFC 6749 §5.2, RFC 7009 §2.2.1): a body that does
+ * not parse or validate is `invalid_request` (their own errors are answered by their handlers).
+ */
+function oauthError(route: { path?: string }, error: DomainError, requestId: string): HttpResponse {
+  const detail = error.errors?.map((e) => `${e.path.replace(/^body\./, '')} ${e.message}`).join('; ') || error.message;
+  if (route.path !== '/oauth/register') return json(400, { error: 'invalid_request', error_description: detail }, requestId);
   const redirect = error.code === 'invalid_redirect_uri' || error.errors?.some((e) => e.path.startsWith('body.redirect_uris'));
-  const detail = error.errors?.map((e) => `${e.path.replace(/^body\./, '')} ${e.message}`).join('; ');
-  return json(400, { error: redirect ? 'invalid_redirect_uri' : 'invalid_client_metadata', error_description: detail || error.message }, requestId);
+  return json(400, { error: redirect ? 'invalid_redirect_uri' : 'invalid_client_metadata', error_description: detail }, requestId);
 }
 
 export const errorMapping = (route: RouteMeta): middy.MiddlewareObj => ({

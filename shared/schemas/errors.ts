@@ -24,12 +24,21 @@ export const errorResource: Schema = {
   examples: [{ message: 'The request is invalid.', code: 'validation_error', errors: [{ path: 'body.name', message: 'is required' }], request_id: '2f1c0e7a-5b8e-4d43-9c55-0c7a1d7c4f10' }],
 };
 
-/** RFC 7591 §3.2.2 error body of `POST /oauth/register` (its 400 answers only). */
+/**
+ * The OAuth error body (`{error, error_description}`) of the OAuth routes' 400 answers: RFC 7591 §3.2.2 for
+ * `POST /oauth/register`, RFC 6749 §5.2 (and RFC 8707's `invalid_target`) for `POST /oauth/token`.
+ */
 export const oauthErrorResource: Schema = {
   type: 'object',
   required: ['error', 'error_description'],
   properties: {
-    error: { type: 'string', enum: ['invalid_redirect_uri', 'invalid_client_metadata'] },
+    error: {
+      type: 'string',
+      enum: [
+        'invalid_redirect_uri', 'invalid_client_metadata',
+        'invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'invalid_target',
+      ],
+    },
     error_description: { type: 'string' },
   },
 };

@@ -78,6 +78,8 @@ function problemOf(route: RouteDefinition, request: Malformed, reply: Reply): st
   if (reply.status >= 500) return `${reply.status}: a server error`;
   if (reply.status < 400) return `${reply.status}: accepted`;
   if (reply.status !== request.expect) return `${reply.status} instead of ${request.expect}`;
+  // The OAuth browser routes show their errors to the person as a page (docs/oauth.md).
+  if (route.response.schema.contentMediaType === 'text/html' && reply.headers.get('content-type')?.startsWith('text/html')) return undefined;
   if (!reply.headers.get('content-type')?.includes('application/json')) return 'not a JSON error body';
   const body = reply.body as Record<string, unknown> | undefined;
   // RFC 7591: client registration answers its 400s with `{error, error_description}` instead of `code`.

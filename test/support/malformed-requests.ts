@@ -206,7 +206,9 @@ export function fixedVariants(target: Target): Malformed[] {
   const valid = (validBody ?? {}) as Record<string, Json>;
   for (const text of MALFORMED_JSON) out.push(withBody(target, `malformed JSON ${JSON.stringify(text)}`, text, true));
   for (const text of NOT_OBJECTS) out.push(withBody(target, `body ${text}`, text, true));
-  for (const type of WRONG_CONTENT_TYPES) out.push(request(target, `content-type ${type}`, 415, { headers: { 'content-type': type } }));
+  // A public route (publicHandler) takes HTML forms as well as JSON.
+  const refusedTypes = route.scope === 'public' ? WRONG_CONTENT_TYPES.filter((t) => t !== 'application/x-www-form-urlencoded') : WRONG_CONTENT_TYPES;
+  for (const type of refusedTypes) out.push(request(target, `content-type ${type}`, 415, { headers: { 'content-type': type } }));
   out.push(request(target, 'body over 1 MiB', 413, { body: toJson({ ...valid, padding: 'p'.repeat(1024 * 1024) }) }));
   if (schema.additionalProperties === false) out.push(withBody(target, 'unknown member', { ...valid, zz_unknown: 1 }));
   for (const name of (schema.required ?? []) as string[]) {
@@ -258,6 +260,15 @@ export function randomVariants(target: Target): fc.Arbitrary<Malformed> {
   }
   if (!route.request.query) {
     families.push(fc.string({ minLength: 1, maxLength: 10 }).map((name) => request(target, `undeclared query ${name}`, 400, { query: queryString({ [name]: '1' }) })));
+  }
+  const bounded = queryMembers(route).filter(([, m]) => [m.type].flat()[0] === 'string' && typeof m.maxLength === 'number');
+  if (bounded.length > 0) {
+    // A string query parameter past its maxLength (the OAuth authorization endpoint's, whose query is all strings).
+    families.push(
+      fc.tuple(fc.constantFrom(...bounded), fc.integer({ min: 1, max: 64 })).map(([[name, m], extra]) =>
+        request(target, `query ${name} ${extra} characters too long`, 400, { query: queryString({ [name]: 'x'.repeat((m.maxLength as number) + extra) }) }),
+      ),
+    );
   }
   const schema = route.request.body;
   if (schema) {

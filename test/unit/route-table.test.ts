@@ -7,9 +7,14 @@ describe('the route table', () => {
     expect(new Set(routes.map((r) => `${r.method} ${r.path}`)).size).toBe(routes.length);
   });
 
-  it('needs read for GET and write for the rest (DESIGN.md §7); only client registration takes any scope', () => {
+  it('needs read for GET and write for the rest (DESIGN.md §7); only client registration takes any scope, API keys admin; OAuth and discovery are public', () => {
+    const oauthProtocol = (path: string) => path.startsWith('/.well-known/') || (path.startsWith('/oauth/') && path !== '/oauth/register');
     for (const route of routes) {
-      const expected = route.path === '/oauth/register' ? 'any' : route.method === 'GET' ? 'read' : 'write';
+      const expected =
+        route.path === '/oauth/register' ? 'any'
+        : oauthProtocol(route.path) ? 'public'
+        : route.path.startsWith('/v1/api-keys') ? 'admin' // managing credentials takes the admin scope
+        : route.method === 'GET' ? 'read' : 'write';
       expect([route.id, route.scope]).toEqual([route.id, expected]);
     }
   });
@@ -27,8 +32,13 @@ describe('the route table', () => {
     for (const route of routes) expect([route.id, route.path.includes('{')]).toEqual([route.id, route.request.path !== undefined]);
   });
 
-  it('answers create with 201 and everything else with 200 (decisions.md)', () => {
+  it('answers create with 201 and everything else with 200 (decisions.md); the OAuth browser routes that end in a redirect, 302', () => {
+    const redirects = ['oauthAuthorize', 'oauthConsent'];
     for (const route of routes) {
+      if (route.scope === 'public') {
+        expect([route.id, route.response.status]).toEqual([route.id, redirects.includes(route.id) ? 302 : 200]);
+        continue;
+      }
       // Also creates, under their parent: a credit top-up or usage (decisions.md: top up 201), a payment method, an
       // invoice's transaction or credit note.
       const child = /\/credits\/\{productId\}\/(topup|usage)$|\/(payment-methods|transactions|credit-notes)$/;

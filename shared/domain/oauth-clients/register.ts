@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
 import { entityKey } from '../../db/keys';
@@ -83,12 +83,22 @@ export async function registerClient(ctx: Ctx, given: ClientMetadata) {
     response_types: metadata.response_types ?? ['code'],
     token_endpoint_auth_method: metadata.token_endpoint_auth_method ?? 'none',
   };
+  const created = { ConditionExpression: 'attribute_not_exists(pk)', TableName: tableName() };
   await db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...entityKey(ctx, 'CLI', registration.client_id), _type: 'oauth_client', _version: 0, ...registration, created_at: now.toISOString() },
-      ConditionExpression: 'attribute_not_exists(pk)',
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { ...created, Item: { ...entityKey(ctx, 'CLI', registration.client_id), _type: 'oauth_client', _version: 0, ...registration, created_at: now.toISOString() } } },
+        { Put: { ...created, Item: { ...clientPointerKey(registration.client_id), _type: 'oauth_client_pointer', workspace_id: ctx.workspaceId } } },
+      ],
     }),
   );
   return registration;
 }
+
+/**
+ * Where /oauth/authorize finds the workspace of a registered client before anyone has signed in: the one key of the
+ * table that does not begin with a workspace, because the client_id is all the authorization request carries. It
+ * holds the workspace id only, is written with the client in one transaction, and is read by its exact key (the
+ * client_id is public; knowing it grants nothing: a person of that workspace still has to sign in and consent).
+ */
+export const clientPointerKey = (clientId: string) => ({ pk: `OAUTH#CLIENT#${clientId}`, sk: 'OAUTH#CLIENT' });

@@ -1,0 +1,116 @@
+/**
+ * A real MCP client library against the authorization server, unaided: the MCP TypeScript SDK's `auth()` discovers
+ * (RFC 9728 → RFC 8414), identifies itself by a Client ID Metadata Document served over https, sends the person
+ * through sign-in and consent (our OAuthClientProvider plays the browser), exchanges the code and later refreshes.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { decodeJwt } from 'jose';
+import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
+import { browser } from '../support/browser';
+import { withEnv } from '../support/oauth';
+import { startUpstreamProvider, type UpstreamProvider } from '../support/upstream-provider';
+
+const REDIRECT = 'http://127.0.0.1:9/mcp-callback';
+
+/** A throwaway certificate for 127.0.0.1, trusted by the service through OAUTH_CLIENT_METADATA_TEST_CA only. */
+function testCertificate() {
+  const dir = mkdtempSync(join(tmpdir(), 'cimd-'));
+  try {
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+    ], { stdio: 'ignore' });
+    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+let api: TestApi;
+let upstream: UpstreamProvider;
+let metadataServer: Server;
+let metadataUrl: string;
+let owner: Client;
+let restoreEnv: () => void;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  upstream = await startUpstreamProvider(api.url);
+  owner = await api.client();
+  const certificate = testCertificate();
+  metadataServer = createServer(certificate, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ client_id: metadataUrl, client_name: 'MCP SDK client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }));
+  });
+  await new Promise<void>((done) => metadataServer.listen(0, '127.0.0.1', done));
+  metadataUrl = `https://127.0.0.1:${(metadataServer.address() as AddressInfo).port}/oauth/client.json`;
+  restoreEnv = withEnv({
+    ...upstream.env, OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK: 'true', OAUTH_CLIENT_METADATA_TEST_CA: certificate.cert, OAUTH_DEV_SIGN_IN: undefined,
+  });
+});
+afterAll(async () => {
+  restoreEnv();
+  await new Promise<void>((done) => metadataServer.close(() => done()));
+  await upstream.close();
+  await api.close();
+});
+
+/** What an MCP host keeps between calls, and a browser that signs in, approves and hands back the code. */
+function provider(workspaces: string[]) {
+  const saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; code?: string } = {};
+  const b = browser();
+  const implementation: OAuthClientProvider = {
+    get redirectUrl() {
+      return REDIRECT;
+    },
+    clientMetadataUrl: metadataUrl,
+    get clientMetadata() {
+      return { client_name: 'MCP SDK client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
+    },
+    state: () => 'sdk-state',
+    clientInformation: () => saved.client,
+    saveClientInformation: (client) => void (saved.client = client),
+    tokens: () => saved.tokens,
+    saveTokens: (tokens) => void (saved.tokens = tokens),
+    saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
+    codeVerifier: () => saved.verifier!,
+    redirectToAuthorization: async (url) => {
+      upstream.signInAs({ email: 'mcp-user@example.com', workspaces });
+      const consent = await b.visit(url.href, REDIRECT);
+      if (consent.status !== 200) throw new Error(`no consent page: ${consent.status} ${consent.body.slice(0, 300)}`);
+      const back = await b.submit(consent, { decision: 'approve' }, REDIRECT);
+      const location = new URL(back.headers.get('location')!);
+      if (location.searchParams.get('state') !== 'sdk-state' || location.searchParams.get('iss') !== api.url) throw new Error(`bad redirect ${location}`);
+      saved.code = location.searchParams.get('code')!;
+    },
+  };
+  return { implementation, saved };
+}
+
+it('discovers, identifies itself by its metadata document, gets a token for /mcp that reads the API, and refreshes it', async () => {
+  const { implementation, saved } = provider([owner.workspace]);
+  const serverUrl = `${api.url}/mcp`;
+
+  expect(await auth(implementation, { serverUrl })).toBe('REDIRECT');
+  expect(saved.client?.client_id).toBe(metadataUrl);
+  expect(await auth(implementation, { serverUrl, authorizationCode: saved.code! })).toBe('AUTHORIZED');
+  const claims = decodeJwt(saved.tokens!.access_token);
+  expect(claims).toMatchObject({ aud: serverUrl, workspace_id: owner.workspace, client_id: metadataUrl, scope: 'read write' });
+
+  await withEntity(owner);
+  const customer = await owner.post('/v1/customers', { name: 'Seen by MCP' });
+  const read = await api.raw('GET', `/v1/customers/${customer.body.id}`, { headers: { authorization: `Bearer ${saved.tokens!.access_token}` } });
+  expect(read.status).toBe(200);
+
+  // With a refresh token stored, auth() refreshes (rotation: a new refresh token) instead of redirecting.
+  const firstRefresh = saved.tokens!.refresh_token;
+  expect(await auth(implementation, { serverUrl })).toBe('AUTHORIZED');
+  expect(saved.tokens!.refresh_token).not.toBe(firstRefresh);
+});
