@@ -12,7 +12,10 @@ export interface RouteDefinition {
   path: string;
   /** Handler module, relative to the project root; it exports `handler`. */
   handler: string;
-  /** `read` for GET routes and `write` for the others (DESIGN.md §7); `any` = a valid token suffices. */
+  /**
+   * `read` for GET routes and `write` for the others (DESIGN.md §7); `any` = a valid token suffices; `public` = no token
+   * (no authorizer; the handler is a `publicHandler` and verifies its own credential, if any).
+   */
   scope: Scope;
   summary: string;
   /** Longer prose for the OpenAPI document (defaults to the summary). */

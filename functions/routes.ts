@@ -3,6 +3,7 @@ import { catalogRoutes } from './catalog/routes';
 import { couponRoutes } from './coupons/routes';
 import { creditRoutes } from './credits/routes';
 import { customerRoutes } from './customers/routes';
+import { identityRoutes } from './identity/routes';
 import { invoiceRoutes } from './invoices/routes';
 import { invoicingEntityRoutes } from './invoicing-entities/routes';
 import { meteringRoutes } from './metering/routes';
@@ -36,4 +37,5 @@ export const routes: RouteDefinition[] = [
   ...meteringRoutes,
   ...webhookRoutes,
   ...oauthRoutes,
+  ...identityRoutes,
 ];

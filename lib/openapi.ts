@@ -29,7 +29,7 @@ export function openApiDocument(serverUrl?: string) {
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token with the `workspace_id` and `scope` (`read`, `write`) claims.' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API key (`sk_…`) or an access token with the `workspace_id` and `scope` (`read`, `write`, `admin`) claims.' },
       },
       schemas: Object.fromEntries(Object.entries(schemaComponents).map(([name, schema]) => [name, withRefs(schema, schema)])),
       parameters: PARAMETERS,
@@ -42,7 +42,7 @@ export function openApiDocument(serverUrl?: string) {
 const INFO_DESCRIPTION = [
   'Recurring and one-off billing: invoicing entities, customers, catalog and prices, quotes, subscriptions, invoices and credit notes, wallets, credits, promotion codes and webhooks.',
   '',
-  'Every request carries a bearer JWT; GET routes need the `read` scope, the others `write`. Amounts are integers in the minor unit of their currency.',
+  'Every request carries a bearer credential: an API key (`sk_…`) or an access token (JWT). GET routes need the `read` scope, the others `write`, API keys `admin`; discovery and OAuth endpoints are public. Amounts are integers in the minor unit of their currency.',
   'Errors are `{message, code, errors?, request_id}` (`Error`). Lists answer `{meta: {total, taken, skipped}, data}` and take `take`, `skip`, `order_by` and filters.',
   'A POST, PUT or PATCH with an `Idempotency-Key` header runs at most once per key within 24 h; a replay answers the stored response with `Idempotent-Replayed: true`.',
 ].join('\n');
@@ -62,7 +62,8 @@ const TAGS: Record<string, string> = {
   Wallets: 'Prepaid wallets with a ledger, used to pay invoices.',
   Credits: 'Per-product credit balances: top-ups, usage and their transactions.',
   Webhooks: 'Webhook endpoints, the message history and delivery attempts (Standard Webhooks signatures).',
-  OAuth: 'Dynamic client registration (RFC 7591).',
+  OAuth: 'The service as an OAuth 2.1 authorization server: discovery, registration (RFC 7591), tokens and their signing keys.',
+  'API keys': 'Secret keys (`sk_…`) used directly as bearer credentials; managing them needs the `admin` scope.',
 };
 
 const usedTags = () => [...new Set(routes.map((route) => route.tag))];
@@ -113,8 +114,8 @@ const PARAMETERS = {
 /** The error responses by status: component name and meaning. */
 const ERRORS: Record<string, [string, string]> = {
   400: ['BadRequest', 'Invalid input: `errors` names each member at fault. Nothing was changed.'],
-  401: ['Unauthorized', 'Missing, expired or invalid bearer token.'],
-  403: ['Forbidden', 'The token lacks the scope of this route (`read` or `write`) or a workspace.'],
+  401: ['Unauthorized', 'Missing, expired, revoked or invalid credential. `WWW-Authenticate` names the resource metadata (RFC 9728).'],
+  403: ['Forbidden', 'The credential lacks the scope of this route (`read`, `write` or `admin`) or a workspace.'],
   404: ['NotFound', 'No such resource in this workspace.'],
   409: ['Conflict', 'The resource is not in a state that allows this (or an idempotent request with this key is still running).'],
   413: ['PayloadTooLarge', 'The body is larger than 1 MiB.'],
@@ -150,16 +151,17 @@ const bodyRequired = (body: Schema) => ((body.required as string[] | undefined)?
 
 /** The error statuses a route can answer. */
 function errorStatuses(route: RouteDefinition): string[] {
-  const statuses = ['400', '401', '403'];
+  const statuses = route.scope === 'public' ? ['400'] : ['400', '401', '403'];
   if (Object.keys((route.request.path?.properties ?? {}) as object).length > 0) statuses.push('404');
   if (route.method !== 'GET') statuses.push('409', '422');
   if (route.request.body) statuses.push('413', '415');
+  // A public route has no workspace, hence no per-workspace limit: only the stage's throttling, which answers 429 too.
   statuses.push('429', '500');
   return statuses.sort();
 }
 
 function description(route: RouteDefinition): string {
-  const lines = [route.description ?? `${route.summary}.`, '', `Scope: \`${route.scope}\`.`];
+  const lines = [route.description ?? `${route.summary}.`, '', route.scope === 'public' ? 'Public: no bearer token.' : `Scope: \`${route.scope}\`.`];
   if (route.response.list) lines.push('Paged: `take` (default 50) and `skip`; `meta.total` counts every match.');
   if (hasBody(route)) lines.push('Send `Idempotency-Key` to make a retry safe.');
   return lines.join('\n');
@@ -171,14 +173,14 @@ function operation(route: RouteDefinition) {
   const parameters = [
     ...properties(route.request.path).map(([name, schema]) => ({ name, in: 'path', required: true, schema })),
     ...properties(route.request.query).map(([name, schema]) => ({ name, in: 'query', required: required(route.request.query).has(name), schema })),
-    ...(hasBody(route) ? [ref('parameters', 'IdempotencyKey')] : []),
+    ...(hasBody(route) && route.scope !== 'public' ? [ref('parameters', 'IdempotencyKey')] : []),
     ref('parameters', 'RequestId'),
   ];
   const binary = route.response.schema.format === 'binary';
   const successHeaders = {
     'X-Request-Id': ref('headers', 'X-Request-Id'),
-    ...(hasBody(route) && { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') }),
-    ...rateLimitHeaders,
+    ...(hasBody(route) && route.scope !== 'public' && { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') }),
+    ...(route.scope !== 'public' && rateLimitHeaders),
   };
   const errors = errorStatuses(route).map((status) => [
     status,
@@ -200,6 +202,7 @@ function operation(route: RouteDefinition) {
       },
     }),
     ...(route.scope === 'any' && { security: [{ bearer: [] }] }),
+    ...(route.scope === 'public' && { security: [] }),
     responses: {
       [route.response.status]: {
         description: binary ? 'The file.' : route.response.list ? 'One page of the list.' : 'The resource.',

@@ -1,5 +1,5 @@
 import { NestedStack } from 'aws-cdk-lib';
-import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpMethod, HttpNoneAuthorizer, HttpRoute, HttpRouteKey, type IHttpApi, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
@@ -113,8 +113,8 @@ export class RoutesStack extends NestedStack {
         httpApi: api,
         routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`${route.id}Integration`, routeFunction.fn),
-        // Every route needs a token; scopes are checked in the Lambda, not by API Gateway.
-        authorizer,
+        // Every route but a public one needs a credential; scopes are checked in the Lambda, not by API Gateway.
+        authorizer: route.scope === 'public' ? new HttpNoneAuthorizer() : authorizer,
       });
     }
   }

@@ -6,6 +6,8 @@ export interface FieldError {
 
 export abstract class DomainError extends Error {
   abstract readonly status: number;
+  /** Headers the response carries besides the API's own (a 401's `WWW-Authenticate`). */
+  headers?: Record<string, string>;
   constructor(
     readonly code: string,
     message: string,

@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
+import type { AuthorizedEvent } from '../../shared/http/request-context';
 import type { RouteDefinition } from '../../functions/routes';
 
 /**
  * Builds the event API Gateway (HTTP API, payload 2.0) gives a Lambda: lower-case headers, repeated query keys
- * joined by commas, the verified JWT claims under requestContext.authorizer.jwt.claims.
+ * joined by commas, what the authorizer resolved under requestContext.authorizer.lambda (none on a public route).
  */
 export function apiGatewayEvent(
   request: IncomingMessage,
   url: URL,
   route: RouteDefinition,
   pathParameters: Record<string, string>,
-  claims: Record<string, string>,
+  authorizerContext: Record<string, string> | undefined,
   body: Buffer,
   requestId: string = randomUUID(),
-): APIGatewayProxyEventV2WithJWTAuthorizer {
+): AuthorizedEvent {
   // Null-prototype maps: a header or query parameter named `__proto__` stays a key, as in the JSON event of API Gateway.
   const headers: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(request.headers)) {
@@ -53,7 +54,7 @@ export function apiGatewayEvent(
       stage: '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
-      authorizer: { principalId: '', integrationLatency: 0, jwt: { claims, scopes: [] } },
+      ...(authorizerContext && { authorizer: { lambda: authorizerContext } }),
     },
   };
 }

@@ -1,20 +1,18 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload, type JWTVerifyGetKey,
-} from 'jose';
+import { exportJWK, generateKeyPair, importJWK, SignJWT } from 'jose';
+import { DEVELOPMENT_AUDIENCE } from '../../shared/identity/issuer';
+import type { LocalKeySet } from '../../shared/identity/service-tokens';
+import { DEVELOPMENT_ISSUER } from '../../shared/identity/trusted-issuers';
 
 /**
- * The local issuer: what the AWS JWT authorizer checks, done here with jose: an RS256 signature by the key its `kid`
- * names, `iss`, `aud`, `exp` (required), `nbf` and `iat` not in the future. docs/decisions.md, "Authentication".
+ * Development tokens: signed with the local key set by the development issuer, which the local server trusts beside
+ * the service's own (shared/identity/trusted-issuers.ts verifies both). docs/identity.md.
  */
-export const LOCAL_ISSUER = 'urn:billing-api:local';
-export const LOCAL_AUDIENCE = 'billing-api';
+export const LOCAL_ISSUER = DEVELOPMENT_ISSUER;
+export const LOCAL_AUDIENCE = DEVELOPMENT_AUDIENCE;
 
-export interface LocalKeys {
-  privateJwk: JWK;
-  jwks: { keys: JWK[] };
-}
+export type LocalKeys = LocalKeySet;
 
 /** Loads the RS256 key pair kept under `dir` (`.local/` by default), creating it on first use. */
 export async function loadOrCreateKeys(dir: string): Promise<LocalKeys> {
@@ -54,49 +52,4 @@ export async function signToken(keys: LocalKeys, options: TokenOptions): Promise
     .setIssuedAt(now)
     .setExpirationTime(now + (options.expiresInSeconds ?? 3600))
     .sign(key);
-}
-
-/** Verified tokens are remembered until they expire, so a client reusing its token pays the RS256 check once. */
-const MAX_REMEMBERED = 1_000;
-
-/** Returns a verifier of bearer tokens: the claims when valid, undefined otherwise (→ 401). */
-export function tokenVerifier(keys: LocalKeys) {
-  const keySet = createLocalJWKSet(keys.jwks);
-  // jose would take the only key of the set for a token naming none; API Gateway needs the `kid` to find it.
-  const keyNamedByToken: JWTVerifyGetKey = (header, token) => {
-    if (typeof header.kid !== 'string') throw new Error('the token names no key (kid)');
-    return keySet(header, token);
-  };
-  const verified = new Map<string, JWTPayload>();
-  return async (authorization: string | undefined): Promise<JWTPayload | undefined> => {
-    const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
-    if (!match) return undefined;
-    const token = match[1]!;
-    const known = verified.get(token);
-    if (known) {
-      if ((known.exp ?? 0) * 1000 > Date.now()) return known;
-      verified.delete(token);
-    }
-    try {
-      const { payload } = await jwtVerify(token, keyNamedByToken, {
-        issuer: LOCAL_ISSUER, audience: LOCAL_AUDIENCE, algorithms: ['RS256'], requiredClaims: ['exp'],
-      });
-      if (payload.iat !== undefined && payload.iat > Date.now() / 1000) return undefined; // issued in the future
-      if (verified.size >= MAX_REMEMBERED) verified.delete(verified.keys().next().value!);
-      verified.set(token, payload);
-      return payload;
-    } catch {
-      return undefined;
-    }
-  };
-}
-
-/** API Gateway hands claims to Lambda as strings (arrays flattened): mimic it so handlers meet the same shapes. */
-export function claimsAsApiGateway(payload: JWTPayload): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(payload).map(([name, value]) => [
-      name,
-      typeof value === 'string' ? value : Array.isArray(value) ? `[${value.join(' ')}]` : String(value),
-    ]),
-  );
 }

@@ -3,16 +3,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import type { AuthorizedEvent } from '../../shared/http/request-context';
 import { routes, type RouteDefinition } from '../../functions/routes';
 import { openApiDocument } from '../openapi';
 import { apiGatewayEvent, lambdaContext } from './api-gateway-event';
-import { claimsAsApiGateway, tokenVerifier, type LocalKeys } from './jwt';
+import type { LocalKeys } from './jwt';
+import { bearerChallenge } from '../../shared/identity/challenge';
+import { cachedResolver } from '../../shared/identity/resolution-cache';
+import { useLocalSigningKeys } from '../../shared/identity/service-tokens';
 import { createRouter } from './router';
 import { requestIdOf } from '../../shared/http/request-id';
 import { apiHeaders } from '../../shared/http/responses';
 
-type Handler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<APIGatewayProxyResultV2>;
+type Handler = (event: AuthorizedEvent, context: Context) => Promise<APIGatewayProxyResultV2>;
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -38,15 +42,17 @@ export async function loadHandlers(table: RouteDefinition[] = routes): Promise<M
 }
 
 /**
- * The whole API on one node:http server: the route table dispatches, JWTs are verified as the API Gateway
- * authorizer would, and the real handler modules receive real API Gateway v2 events. The token is checked before
+ * The whole API on one node:http server: the route table dispatches, credentials (JWTs, API keys) are resolved as
+ * the AWS authorizer resolves them (shared/identity), and the real handler modules receive real API Gateway v2 events. The token is checked before
  * a byte of the body is read (a client sending `Expect: 100-continue` is not even asked for it), and the body is
  * read no further than API Gateway's limit.
  */
-export async function startLocalApi(options: { keys: LocalKeys; port?: number; host?: string }): Promise<LocalApi> {
+export async function startLocalApi(options: { keys: LocalKeys; port?: number; host?: string; credentialCacheSeconds?: number }): Promise<LocalApi> {
   const handlers = await loadHandlers();
   const route = createRouter(routes);
-  const verify = tokenVerifier(options.keys);
+  // Tokens are signed and verified with the local key set; credentials are resolved as the AWS authorizer does.
+  useLocalSigningKeys(options.keys);
+  const resolve = cachedResolver(options.credentialCacheSeconds);
   let baseUrl = '';
 
   const accept = (request: IncomingMessage, response: ServerResponse, expectsContinue: boolean) => {
@@ -79,9 +85,15 @@ export async function startLocalApi(options: { keys: LocalKeys; port?: number; h
         allow: match.allow.join(', '),
       });
     }
-    const claims = await verify(request.headers.authorization);
-    if (!claims) {
-      return refuse(request, response, requestId, 401, 'unauthorized', 'A valid bearer token is required.', { 'www-authenticate': 'Bearer' });
+    let authorizerContext: Record<string, string> | undefined;
+    if (match.route.scope !== 'public') {
+      const resolution = await resolve(request.headers.authorization);
+      if (resolution.kind !== 'valid') {
+        return refuse(request, response, requestId, 401, 'unauthorized', 'A valid bearer token is required.', {
+          'www-authenticate': bearerChallenge(resolution.kind === 'invalid'),
+        });
+      }
+      authorizerContext = resolution.context;
     }
     const tooLarge = () => refuse(request, response, requestId, 413, 'payload_too_large', 'The request body is too large.');
     if (Number(request.headers['content-length'] ?? 0) > GATEWAY_MAX_BODY) return tooLarge(); // announced: never read
@@ -89,7 +101,7 @@ export async function startLocalApi(options: { keys: LocalKeys; port?: number; h
     const body = await readBody(request);
     if (body === undefined) return tooLarge();
 
-    const event = apiGatewayEvent(request, url, match.route, match.pathParameters, claimsAsApiGateway(claims), body, ids.gatewayRequestId);
+    const event = apiGatewayEvent(request, url, match.route, match.pathParameters, authorizerContext, body, ids.gatewayRequestId);
     const handler = handlers.get(match.route.id)!;
     const result = await handler(event, lambdaContext(match.route.id, ids.gatewayRequestId));
     writeLambdaResult(response, requestId, result);
@@ -98,6 +110,8 @@ export async function startLocalApi(options: { keys: LocalKeys; port?: number; h
   await new Promise<void>((done) => server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', done));
   const address = server.address() as AddressInfo;
   baseUrl = `http://${options.host ?? '127.0.0.1'}:${address.port}`;
+  // The issuer identifier and resource of the service (shared/identity/service-tokens.ts) is its base URL.
+  process.env.PUBLIC_API_URL = baseUrl;
   return {
     server,
     url: baseUrl,

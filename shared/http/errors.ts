@@ -13,7 +13,7 @@ export function errorResponse(route: Pick<RouteMeta, 'errorFormat'>, error: unkn
   if (error instanceof DomainError) {
     if (route.errorFormat === 'oauth' && error.status === 400) return oauthError(error, requestId);
     const body = { message: error.message, code: error.code, ...(error.errors && { errors: error.errors }), request_id: requestId };
-    return json(error.status, body, requestId);
+    return json(error.status, body, requestId, error.headers);
   }
   const gateway = gatewayRequestId !== requestId ? { gateway_request_id: gatewayRequestId } : {};
   logger.error('unhandled error', { request_id: requestId, ...gateway, error: error instanceof Error ? error : String(error) });

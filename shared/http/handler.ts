@@ -1,17 +1,17 @@
 import middy from '@middy/core';
-import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Ctx } from '../context';
 import { errorMapping } from './errors';
 import { requestLog } from '../observability/request-log';
 import { idempotency, withClaimOf, type Replay } from './idempotency';
 import { rateLimiter } from './rate-limit';
-import { requestCtx } from './request-context';
+import { requestCtx, type AuthorizedEvent } from './request-context';
 import { eventRequestId } from './request-id';
 import { requestParts } from './request-parts';
 import { binary, BinaryResponse, json } from './responses';
 import type { RouteMeta } from './route-meta';
 
-export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+export type HttpEvent = AuthorizedEvent;
 
 export interface HandlerInput<Body, Query, Path> {
   ctx: Ctx;

@@ -1,5 +1,7 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
+import { clock, type Clock } from '../clock';
 import { makeCtx, type Ctx } from '../context';
+import { bearerChallenge, insufficientScopeChallenge } from '../identity/challenge';
 import { Forbidden, Unauthorized } from '../errors';
 import { eventRequestId } from './request-id';
 import type { Scope } from './route-meta';
@@ -12,24 +14,45 @@ import type { Scope } from './route-meta';
 export const WORKSPACE_ID_PATTERN = /^ws_[A-Za-z0-9_-]{1,61}$/;
 
 /**
- * The workspace and scopes come only from the claims the JWT authorizer verified. API Gateway passes claims as
- * strings, so `scope` is a space-separated string. A token without `exp` is refused here too (401): the
- * authorizer checks an `exp` it finds, but AWS does not document that it requires one.
+ * The workspace and scopes come only from what the authorizer verified (DESIGN.md §7, §14): the context of the
+ * Lambda authorizer (`authorizer.lambda`, on AWS and from the local server) or, for events built by hand, JWT
+ * claims (`authorizer.jwt.claims`). Values arrive as strings, so `scope` is a space-separated string. A JWT
+ * without `exp` is refused (401), and so is any credential past its `exp`: the authorizer's cache may hand on a
+ * resolution made while it was still valid.
  */
-export function requestCtx(event: APIGatewayProxyEventV2WithJWTAuthorizer, required: Scope): Ctx {
-  const claims = event.requestContext.authorizer?.jwt?.claims;
-  if (!claims) throw new Unauthorized();
-  if (!hasExpiry(claims.exp)) throw new Unauthorized('The bearer token must carry an exp (expiry) claim.');
+export function requestCtx(event: AuthorizedEvent, required: Scope, at: Clock = clock): Ctx {
+  const authorizer = event.requestContext.authorizer;
+  const claims = authorizer?.lambda ?? authorizer?.jwt?.claims;
+  if (!claims || claims.credential === 'invalid') throw challenged(new Unauthorized(), Boolean(claims));
+  const isApiKey = claims.credential === 'api_key';
+  if (!isApiKey && !hasExpiry(claims.exp)) throw challenged(new Unauthorized('The bearer token must carry an exp (expiry) claim.'), true);
+  if (hasExpiry(claims.exp) && Number(claims.exp) * 1000 <= at.now().getTime()) {
+    throw challenged(new Unauthorized(isApiKey ? 'The API key has expired.' : 'The bearer token has expired.'), true);
+  }
   const workspaceId = claims.workspace_id;
   if (typeof workspaceId !== 'string' || !WORKSPACE_ID_PATTERN.test(workspaceId)) {
     throw new Forbidden('The token carries no valid workspace_id claim.', 'workspace_missing');
   }
   const scopes = String(claims.scope ?? '').split(' ');
-  if (required !== 'any' && !scopes.includes(required)) {
-    throw new Forbidden(`This operation needs the '${required}' scope.`);
+  if (required !== 'any' && required !== 'public' && !scopes.includes(required)) {
+    const refusal = new Forbidden(`This operation needs the '${required}' scope.`);
+    refusal.headers = { 'www-authenticate': insufficientScopeChallenge(required) };
+    throw refusal;
   }
   return makeCtx(workspaceId, eventRequestId(event), undefined, clientIdOf(claims));
 }
+
+/** An API Gateway event as a route Lambda receives it: behind the Lambda authorizer, or JWT claims (hand-built). */
+export type AuthorizedEvent = Omit<APIGatewayProxyEventV2WithJWTAuthorizer, 'requestContext'> & {
+  requestContext: Omit<APIGatewayProxyEventV2WithJWTAuthorizer['requestContext'], 'authorizer'> & {
+    authorizer?: { lambda?: Record<string, unknown>; jwt?: { claims: Record<string, unknown> } };
+  };
+};
+
+const challenged = (error: Unauthorized, credentialSent: boolean): Unauthorized => {
+  error.headers = { 'www-authenticate': bearerChallenge(credentialSent) };
+  return error;
+};
 
 /** Present and a number of seconds (a string on AWS); its value is the authorizer's to check against the time. */
 const hasExpiry = (exp: unknown): boolean => (typeof exp === 'number' || (typeof exp === 'string' && exp.trim() !== '')) && Number.isFinite(Number(exp));

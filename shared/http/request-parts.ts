@@ -6,7 +6,7 @@ import { toFieldErrors } from './validation-errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-class PayloadTooLarge extends DomainError {
+export class PayloadTooLarge extends DomainError {
   readonly status = 413;
   constructor() {
     super('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
@@ -62,7 +62,7 @@ export function requestParts(route: RouteMeta, event: APIGatewayProxyEventV2) {
 }
 
 /** A route that declares no query parameters rejects any: a typo must not be silently ignored. */
-const noQuery: ValidateFunction = Object.assign(
+export const noQuery: ValidateFunction = Object.assign(
   (data: unknown) => {
     const keys = Object.keys(data as object);
     noQuery.errors = keys.map((key) => ({

@@ -6,7 +6,8 @@ export interface ValidateFunction {
   errors?: ErrorObject[] | null;
 }
 
-export type Scope = 'read' | 'write' | 'any';
+/** `public`: no bearer token (OAuth endpoints, discovery, hosted pages); the route's handler is a `publicHandler`. */
+export type Scope = 'read' | 'write' | 'admin' | 'any' | 'public';
 
 /** What a handler knows of its route: generated from functions/routes.ts, one module per route. */
 export interface RouteMeta {

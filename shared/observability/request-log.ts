@@ -1,10 +1,11 @@
 import type middy from '@middy/core';
-import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import { dynamoCallCount } from '../db/client';
+import type { AuthorizedEvent } from '../http/request-context';
 import type { RouteMeta } from '../http/route-meta';
 import { logger } from './logger';
 
-type Event = APIGatewayProxyEventV2WithJWTAuthorizer;
+type Event = Omit<AuthorizedEvent, 'requestContext'> & { requestContext: Partial<AuthorizedEvent['requestContext']> };
 const started = new WeakMap<object, { at: number; calls: number }>();
 
 /** The fields of the one line a request logs (docs/operations.md, "Request log"). */
@@ -27,7 +28,8 @@ export const requestLog = (route: Pick<RouteMeta, 'id' | 'method'>): middy.Middl
   const log = (request: middy.Request<Event, APIGatewayProxyResultV2>): void => {
     const start = started.get(request.event);
     const response = request.response as { statusCode?: number } | undefined;
-    const workspace = request.event.requestContext?.authorizer?.jwt?.claims?.workspace_id;
+    const authorizer = request.event.requestContext?.authorizer;
+    const workspace = (authorizer?.lambda ?? authorizer?.jwt?.claims)?.workspace_id;
     const line: RequestLine = {
       request_id: request.event.requestContext?.requestId ?? 'unknown',
       workspace: typeof workspace === 'string' ? workspace : null,

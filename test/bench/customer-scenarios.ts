@@ -9,7 +9,8 @@ import { versionCondition } from '../../shared/db/items';
 import { customerItemKey, customerListFields, type CustomerItem } from '../../shared/domain/customers/customer';
 import { rateLimitKey, reserveTokens, windowOf } from '../../shared/http/rate-limit';
 import { useRateLimits, type RateLimitSettings } from '../../shared/http/rate-limit-settings';
-import { tokenVerifier, type LocalKeys } from '../../lib/local/jwt';
+import type { LocalKeys } from '../../lib/local/jwt';
+import { resolveCredential } from '../../shared/identity/credentials';
 import { directInvoker } from './direct-invoke';
 import { apiClient } from './http';
 import { measureAgainstFloor, measureAlone, measureRotating, type PairResult, type Summary, type VariantResult } from './latency';
@@ -96,8 +97,8 @@ export async function measureCustomerRoutes({ baseUrl, keys, workspaceId, token,
   const putHandler = await pair((i) => invokePut(path, { id }, 200, { name: `Bench direct ${i}` }), readThenPut);
 
   const http = await measureAlone(() => call("GET", "/health", 200), counts.warmup, counts.measured);
-  // A fresh verifier each time: the first sight of a token, before the server remembers it.
-  const tokenCheck = await measureAlone(() => tokenVerifier(keys)(`Bearer ${token}`), counts.warmup, counts.measured);
+  // Uncached resolution: the first sight of a token, before the authorizer's cache remembers it.
+  const tokenCheck = await measureAlone(() => resolveCredential(`Bearer ${token}`), counts.warmup, counts.measured);
 
   const limiter = await measureLimiter({ path, id, workspaceId, counts, call, invokeGet, readItem });
   return { get, put, getHandler, putHandler, http, tokenCheck, limiter };

@@ -24,7 +24,7 @@ export interface Client {
 export interface TestApi {
   url: string;
   keys: LocalKeys;
-  /** A client of a fresh workspace (or the named one) holding a valid token. */
+  /** A client of a fresh workspace (or the named one) holding a valid token (every scope unless `scope` says). */
   client(options?: Partial<TokenOptions>): Promise<Client>;
   raw(method: string, path: string, init?: { headers?: Record<string, string>; body?: string }): Promise<Reply>;
   /** The stream → events → deliveries pipeline over this API's workspaces (started with `events: true`). */
@@ -64,7 +64,7 @@ export async function startTestApi(options: { events?: boolean; rateLimits?: Rat
   async function client(options: Partial<TokenOptions> = {}): Promise<Client> {
     const workspace = options.workspace ?? newWorkspace();
     workspaces.add(workspace);
-    const token = await signToken(keys, { ...options, workspace });
+    const token = await signToken(keys, { scope: 'read write admin', ...options, workspace });
     const call = (method: string) => (path: string, body?: unknown) =>
       raw(method, path, {
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },

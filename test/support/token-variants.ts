@@ -7,6 +7,7 @@
 import { createHmac, createPublicKey } from 'node:crypto';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { generateKeys, LOCAL_AUDIENCE, LOCAL_ISSUER, type LocalKeys } from '../../lib/local/jwt';
+import { newApiKey } from '../../shared/domain/api-keys/api-key';
 import type { Scope } from '../../shared/http/route-meta';
 
 export interface TokenVariant {
@@ -33,7 +34,7 @@ async function rs256(jwk: JWK, claims: Claims, header: Header): Promise<string> 
 export async function tokenMatrix(keys: LocalKeys, workspace: string): Promise<{ valid: string; variants: TokenVariant[] }> {
   const now = Math.floor(Date.now() / 1000);
   const kid = keys.privateJwk.kid!;
-  const good: Claims = { workspace_id: workspace, scope: 'read write', iss: LOCAL_ISSUER, aud: LOCAL_AUDIENCE, sub: 'matrix', iat: now, exp: now + 3600 };
+  const good: Claims = { workspace_id: workspace, scope: 'read write admin', iss: LOCAL_ISSUER, aud: LOCAL_AUDIENCE, sub: 'matrix', iat: now, exp: now + 3600 };
   const header: Header = { alg: 'RS256', kid, typ: 'JWT' };
   const sign = (changes: Claims = {}, omit: string[] = [], signedHeader: Header = header) => {
     const claims = { ...good, ...changes };
@@ -77,6 +78,9 @@ export async function tokenMatrix(keys: LocalKeys, workspace: string): Promise<{
       ['iss missing', bearer(await sign({}, ['iss']))],
       ['another audience', bearer(await sign({ aud: 'another-api' }))],
       ['aud missing', bearer(await sign({}, ['aud']))],
+      ['an API key never issued', bearer(newApiKey(workspace))],
+      ['an API key naming no workspace', bearer(`sk_live_${'A'.repeat(60)}`)],
+      ['an API key with its last character changed', bearer(`${newApiKey(workspace).slice(0, -1)}0`)],
     ]),
     ...refused(403, 'workspace_missing', [
       ['workspace_id missing', bearer(await sign({}, ['workspace_id']))],
@@ -100,8 +104,9 @@ export async function tokenMatrix(keys: LocalKeys, workspace: string): Promise<{
       ['scope missing', bearer(await sign({}, ['scope']))],
       ['scope empty', bearer(await sign({ scope: '' }))],
       ['scopes separated by a comma', bearer(await sign({ scope: 'read,write' }))],
-      ['scopes in capitals', bearer(await sign({ scope: 'READ WRITE' }))],
-    ], ['read', 'write']),
+      ['scopes in capitals', bearer(await sign({ scope: 'READ WRITE ADMIN' }))],
+    ], ['read', 'write', 'admin']),
+    ...refused(403, 'insufficient_scope', [['read and write scopes on an admin route', bearer(await sign({ scope: 'read write' }))]], ['admin']),
     ...refused(403, 'insufficient_scope', [['read scope on a write route', bearer(await sign({ scope: 'read' }))]], ['write']),
     ...refused(403, 'insufficient_scope', [['write scope on a read route', bearer(await sign({ scope: 'write' }))]], ['read']),
   ];

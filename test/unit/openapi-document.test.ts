@@ -52,11 +52,16 @@ describe('the OpenAPI document', () => {
     for (const route of routes) {
       const operation = document.paths[route.path][route.method.toLowerCase()];
       expect(operation.description).toEqual(expect.any(String));
-      for (const status of ['400', '401', '403', '429', '500']) expect(operation.responses[status]).toBeDefined();
+      // A public route (discovery, OAuth, pages) takes no bearer token, has no workspace limit and no idempotency.
+      const authenticated = route.scope !== 'public';
+      const statuses = authenticated ? ['400', '401', '403', '429', '500'] : ['400', '429', '500'];
+      for (const status of statuses) expect(operation.responses[status]).toBeDefined();
+      if (!authenticated) expect([operation.responses['401'], operation.security]).toEqual([undefined, []]);
       const success = operation.responses[String(route.response.status)];
-      expect(Object.keys(success.headers)).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+      const limitHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+      expect(Object.keys(success.headers)).toEqual(expect.arrayContaining(['X-Request-Id', ...(authenticated ? limitHeaders : [])]));
       const headerParameters = (operation.parameters as Node[]).filter((p) => p.$ref).map((p) => p.$ref);
-      expect(headerParameters.includes('#/components/parameters/IdempotencyKey')).toBe(route.method !== 'GET' && route.method !== 'DELETE');
+      expect(headerParameters.includes('#/components/parameters/IdempotencyKey')).toBe(authenticated && route.method !== 'GET' && route.method !== 'DELETE');
     }
     expect(document.components.responses.TooManyRequests.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
     expect(document.tags.map((tag: Node) => tag.name)).toEqual([...new Set(routes.map((route) => route.tag))]);

@@ -3,6 +3,7 @@ import { catalogFixtures } from './catalog';
 import { couponFixtures } from './coupons';
 import { creditFixtures } from './credits';
 import { customerFixtures } from './customers';
+import { identityFixtures } from './identity';
 import { invoiceFixtures } from './invoices';
 import { invoicingEntityFixtures } from './invoicing-entities';
 import { meteringFixtures } from './metering';
@@ -30,6 +31,7 @@ const areas: AreaFixtures[] = [
   meteringFixtures,
   webhookFixtures,
   oauthFixtures,
+  identityFixtures,
 ];
 
 export const resourceFixtures: AreaFixtures['resources'] = Object.assign({}, ...areas.map((a) => a.resources));

@@ -1,0 +1,77 @@
+import { decodeJwt, jwtVerify, type JWTPayload } from 'jose';
+import { clock, type Clock } from '../clock';
+import { resolveApiKey } from '../domain/api-keys/resolve';
+import { trustedIssuers } from './trusted-issuers';
+
+/**
+ * What the authorizer hands each route (API Gateway's `requestContext.authorizer.lambda`, strings only): the claims
+ * of a verified JWT as API Gateway would pass them, or those an API key grants, with `credential` saying which.
+ * Handlers read `workspace_id` and `scope` from it and never know which credential it was (DESIGN.md §14).
+ */
+export type AuthorizerContext = Record<string, string> & { credential: 'jwt' | 'api_key' };
+
+export type Resolution = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'valid'; context: AuthorizerContext };
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+/** Resolves an `Authorization` header: a JWT of a trusted issuer or an API key (`sk_…`). */
+export async function resolveCredential(authorization: string | undefined, at: Clock = clock): Promise<Resolution> {
+  if (!authorization) return { kind: 'missing' };
+  const token = BEARER.exec(authorization)?.[1];
+  if (!token) return { kind: 'invalid' };
+  if (token.startsWith('sk_')) {
+    const grant = await resolveApiKey(token, at);
+    if (!grant) return { kind: 'invalid' };
+    return {
+      kind: 'valid',
+      context: {
+        credential: 'api_key', workspace_id: grant.workspaceId, scope: grant.scope, sub: grant.keyId,
+        ...(grant.expiresAt !== undefined && { exp: String(grant.expiresAt) }),
+      },
+    };
+  }
+  const payload = await verifyJwt(token, at);
+  return payload ? { kind: 'valid', context: { ...claimsAsStrings(payload), credential: 'jwt' } } : { kind: 'invalid' };
+}
+
+/**
+ * What API Gateway's JWT authorizer checked: an RS256 signature by the key the token's `kid` names, `iss` one of
+ * the trusted issuers, `aud` one of that issuer's audiences, `exp` present and in the future, `nbf` and `iat` not
+ * in the future.
+ */
+async function verifyJwt(token: string, at: Clock): Promise<JWTPayload | undefined> {
+  let issuer: unknown;
+  try {
+    issuer = decodeJwt(token).iss;
+  } catch {
+    return undefined;
+  }
+  const trusted = (await trustedIssuers()).find((candidate) => candidate.issuer === issuer);
+  if (!trusted) return undefined;
+  const now = at.now();
+  try {
+    const { payload } = await jwtVerify(
+      token,
+      (header, input) => {
+        // jose would take the only key of a set for a token naming none; API Gateway needs the `kid` to find it.
+        if (typeof header.kid !== 'string') throw new Error('the token names no key (kid)');
+        return trusted.keys(header, input);
+      },
+      { issuer: trusted.issuer, audience: trusted.audiences, algorithms: ['RS256'], requiredClaims: ['exp'], currentDate: now },
+    );
+    if (payload.iat !== undefined && payload.iat > now.getTime() / 1000) return undefined; // issued in the future
+    return payload;
+  } catch {
+    return undefined;
+  }
+}
+
+/** API Gateway hands claims to Lambda as strings (arrays flattened): handlers meet the same shapes everywhere. */
+export function claimsAsStrings(payload: JWTPayload): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(payload).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? value : Array.isArray(value) ? `[${value.join(' ')}]` : String(value),
+    ]),
+  );
+}
