@@ -8,6 +8,7 @@ import { invoiceRoutes } from './invoices/routes';
 import { invoicingEntityRoutes } from './invoicing-entities/routes';
 import { meteringRoutes } from './metering/routes';
 import { oauthRoutes } from './oauth/routes';
+import { pageRoutes } from './pages/routes';
 import { paymentMethodRoutes } from './payment-methods/routes';
 import { promotionCodeRoutes } from './promotion-codes/routes';
 import { quoteRoutes } from './quotes/routes';
@@ -38,4 +39,5 @@ export const routes: RouteDefinition[] = [
   ...webhookRoutes,
   ...oauthRoutes,
   ...identityRoutes,
+  ...pageRoutes,
 ];

@@ -45,6 +45,8 @@ export async function startTestApi(options: { events?: boolean; rateLimits?: Rat
   const keys = await generateKeys();
   const restoreRateLimits = useRateLimits(options.rateLimits ?? null);
   const api: LocalApi = await startLocalApi({ keys, port: 0 });
+  // The hosted pages' links (public_url, a quote's url, portal sessions) point at this server.
+  process.env.PUBLIC_PAGES_URL = `${api.url}/pages`;
   const workspaces = new Set<string>();
   const events = options.events ? await startEventPipeline(workspaces) : undefined;
 
