@@ -25,7 +25,7 @@ export interface Formatter {
 
 export function formatterFor(language: Language, timeZone = 'UTC'): Formatter {
   const dates = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone });
-  const times = new Intl.DateTimeFormat(language, { timeStyle: 'short', timeZone, timeZoneName: 'short' });
+  const times = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: 'short' });
   const numbers = new Intl.NumberFormat(language, { maximumFractionDigits: 4 });
   const percents = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 4 });
   const moneyFormats = new Map<string, Intl.NumberFormat>();

@@ -1,0 +1,56 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+
+/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). */
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+
+/** Where the browser tests leave their screenshots for review (git-ignored). */
+export const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
+
+/** One headless Chromium per test file; undefined (and a printed notice) where Chromium is absent. */
+export async function launchBrowser(file: string): Promise<Browser | undefined> {
+  if (!hasChromium) {
+    console.warn(`${file}: skipped, ${CHROMIUM} is missing (apt-get install -y chromium).`);
+    return undefined;
+  }
+  const { chromium } = await import('playwright-core');
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+/**
+ * The WCAG 2.1 A and AA violations axe-core finds on the page. Injected through the DevTools protocol (which the
+ * pages' CSP does not govern), so the page keeps its real policy while it is checked.
+ */
+export async function accessibilityViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() =>
+    (globalThis as unknown as { axe: { run: (ctx: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    }),
+  );
+  return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((n) => ({ target: n.target })) }));
+}
+
+/** Any Content-Security-Policy violation the page reports (a blocked style or script would show here). */
+export function cspViolations(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) seen.push(message.text());
+  });
+  return seen;
+}
+
+export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
