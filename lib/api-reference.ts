@@ -55,9 +55,9 @@ function operationSection(method: string, path: string, operation: Node, compone
     lines.push(`Body (${operation.requestBody.required ? 'required' : 'optional: an absent body reads as `{}`'}):`, '');
     lines.push(...(body.properties ? table(body) : [`${typeOf(body)}`]), '');
   }
-  const [status, success] = Object.entries<Node>(operation.responses).find(([code]) => code.startsWith('2'))!;
+  const [status, success] = Object.entries<Node>(operation.responses).find(([code]) => /^[23]/.test(code))!;
   const [mediaType, media] = Object.entries<Node>(success.content)[0]!;
-  const errors = Object.keys(operation.responses).filter((code) => !code.startsWith('2'));
+  const errors = Object.keys(operation.responses).filter((code) => !/^[23]/.test(code));
   lines.push(`Answers **${status}** \`${mediaType}\`: ${media.schema.properties?.data ? `a list of ${typeOf(media.schema.properties.data.items)}` : typeOf(media.schema)}; errors ${errors.join(', ')}.`, '');
   return lines;
 }

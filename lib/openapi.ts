@@ -177,6 +177,7 @@ function operation(route: RouteDefinition) {
     ref('parameters', 'RequestId'),
   ];
   const binary = route.response.schema.format === 'binary';
+  const page = route.response.schema.contentMediaType === 'text/html';
   const successHeaders = {
     'X-Request-Id': ref('headers', 'X-Request-Id'),
     ...(hasBody(route) && route.scope !== 'public' && { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') }),
@@ -205,9 +206,9 @@ function operation(route: RouteDefinition) {
     ...(route.scope === 'public' && { security: [] }),
     responses: {
       [route.response.status]: {
-        description: binary ? 'The file.' : route.response.list ? 'One page of the list.' : 'The resource.',
+        description: binary ? 'The file.' : page ? (route.response.status === 303 ? 'Back to the page (or the page again, saying why the form was refused).' : 'The page.') : route.response.list ? 'One page of the list.' : 'The resource.',
         headers: successHeaders,
-        content: { [binary ? 'application/pdf' : 'application/json']: { schema: withRefs(route.response.schema) } },
+        content: { [binary ? 'application/pdf' : page ? 'text/html' : 'application/json']: { schema: withRefs(route.response.schema) } },
       },
       ...Object.fromEntries(errors),
     },

@@ -37,7 +37,7 @@ export interface AxeViolation {
 export async function accessibilityViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(axeSource);
   const result = await page.evaluate(() =>
-    (globalThis as unknown as { axe: { run: (ctx: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
+    (globalThis as unknown as { axe: { run: (ctx: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe.run((globalThis as unknown as { document: unknown }).document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
     }),
   );

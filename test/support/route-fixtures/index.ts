@@ -8,6 +8,7 @@ import { invoiceFixtures } from './invoices';
 import { invoicingEntityFixtures } from './invoicing-entities';
 import { meteringFixtures } from './metering';
 import { oauthFixtures } from './oauth';
+import { pageFixtures } from './pages';
 import { paymentMethodFixtures } from './payment-methods';
 import { promotionCodeFixtures } from './promotion-codes';
 import { quoteFixtures } from './quotes';
@@ -32,6 +33,7 @@ const areas: AreaFixtures[] = [
   webhookFixtures,
   oauthFixtures,
   identityFixtures,
+  pageFixtures,
 ];
 
 export const resourceFixtures: AreaFixtures['resources'] = Object.assign({}, ...areas.map((a) => a.resources));
