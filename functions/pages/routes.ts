@@ -27,9 +27,11 @@ export const pageRoutes: RouteDefinition[] = [
     ...pageRoute('invoicePagePdf', 'GET', '/pages/invoices/{token}/pdf', 'invoice-pdf', 'The invoice page\'s PDF'),
     request: { path: pageTokenPath }, response: { status: 200, schema: { type: 'string', format: 'binary' } },
   },
-  pageRoute('quotePage', 'GET', '/pages/quotes/{token}', 'quote', 'The quote page (HTML): the quote as its display flags say, and its signature'),
-  pageRoute('quotePageSign', 'POST', '/pages/quotes/{token}/sign', 'quote-sign', 'Sign the quote from its page (form)', signForm),
-  pageRoute('portalPage', 'GET', '/pages/portal/{token}', 'portal', 'The customer portal (HTML)'),
+  // The subscription a quote changes (gsi2); a signature prices the lines and writes what signQuote writes (gsi3).
+  { ...pageRoute('quotePage', 'GET', '/pages/quotes/{token}', 'quote', 'The quote page (HTML): the quote as its display flags say, and its signature'), indexes: ['gsi2', 'gsi3'] },
+  { ...pageRoute('quotePageSign', 'POST', '/pages/quotes/{token}/sign', 'quote-sign', 'Sign the quote from its page (form)', signForm), indexes: ['gsi2', 'gsi3'] },
+  // The customer's documents and subscriptions (list index), payment methods and credit balances (parent index), usage.
+  { ...pageRoute('portalPage', 'GET', '/pages/portal/{token}', 'portal', 'The customer portal (HTML)'), indexes: ['gsi1', 'gsi2', 'gsi3'] },
   pageRoute('portalAddCard', 'POST', '/pages/portal/{token}/payment-methods', 'portal-add-card', 'Save a card from the portal (form)', addCardForm),
   pageRoute('portalMakeDefault', 'POST', '/pages/portal/{token}/payment-methods/default', 'portal-make-default', 'Choose the default payment method from the portal (form)', paymentMethodForm),
   pageRoute('portalRemoveCard', 'POST', '/pages/portal/{token}/payment-methods/remove', 'portal-remove-card', 'Remove a payment method from the portal (form)', paymentMethodForm),
