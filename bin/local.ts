@@ -3,6 +3,7 @@
  * --in-memory) unless DYNAMODB_ENDPOINT points at one, creates the table, serves every route, and feeds the table's
  * stream to the stream handler as Lambda would.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureTable } from '../lib/local/create-table';
@@ -35,6 +36,8 @@ try {
 }
 process.env.TABLE_NAME ??= 'billing';
 process.env.AWS_REGION ??= 'local';
+// Keys made on this machine say so: sk_test_…
+process.env.API_KEY_ENVIRONMENT ??= 'test';
 
 const table = await ensureTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME);
 // Imported only now: the table client reads DYNAMODB_ENDPOINT when its module loads.
@@ -43,8 +46,11 @@ const keys = await loadOrCreateKeys(localDir);
 // Hosted pages: their links are signed with a key kept under .local/ and point at this server (docs/hosted-pages.md).
 process.env.PAGES_LINK_KEY_FILE ??= join(localDir, 'pages-link.key');
 const api = await startLocalApi({ keys, port, host: values.host });
-process.env.PUBLIC_PAGES_URL ??= `${api.url}/pages`;
-const token = await signToken(keys, { workspace: 'ws_local', scope: 'read write', expiresInSeconds: 24 * 3600 });
+const token = await signToken(keys, { workspace: 'ws_local', scope: 'read write admin', expiresInSeconds: 24 * 3600 });
+// The CLI (npm run cli) finds the local table through this file.
+writeFileSync(join(localDir, 'dynamodb-endpoint'), `${process.env.DYNAMODB_ENDPOINT}\n`);
+const { localApiKey } = await import('../lib/local/api-key');
+const apiKey = await localApiKey(localDir);
 
 // The table's stream feeds the stream handler and webhook deliveries go out, as on AWS. Stream checkpoints sit
 // next to the data, unless that is in memory. Webhook endpoints may use plain http to this machine.
@@ -64,14 +70,18 @@ const streamLine = `polled into functions/streams/events.ts${checkpointFile ? ' 
 console.log(`Billing API listening on ${api.url}
   DynamoDB: ${process.env.DYNAMODB_ENDPOINT} (${dynamo ? (values['in-memory'] ? 'DynamoDB Local, in memory' : 'DynamoDB Local, data in .local/dynamodb') : 'DYNAMODB_ENDPOINT'}), table '${process.env.TABLE_NAME}' ${table}
   OpenAPI:  ${api.url}/openapi.json
-  Pages:    ${process.env.PUBLIC_PAGES_URL} (an invoice's public_url, a quote's url, POST /v1/customers/{id}/portal-sessions)
+  Pages:    ${process.env.PUBLIC_PAGES_URL ?? `${api.url}/pages`} (an invoice's public_url, a quote's url, POST /v1/customers/{id}/portal-sessions)
   Stream:   ${streamLine}
 
-Development token (workspace ws_local, scopes read write, valid 24 h):
+API key of workspace ws_local (scopes read write admin; kept in .local/api-key):
+
+export API_KEY=${apiKey}
+
+Development token (workspace ws_local, scopes read write admin, valid 24 h):
 
 export TOKEN=${token}
 
-Try: curl -H "Authorization: Bearer $TOKEN" ${api.url}/v1/customers
+Try: curl -H "Authorization: Bearer $API_KEY" ${api.url}/v1/customers
 `);
 
 async function shutdown(): Promise<void> {

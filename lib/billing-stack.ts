@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpAuthorizer, HttpAuthorizerType } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -12,6 +12,7 @@ import { tableDefinition } from '../shared/db/table-definition';
 import type { FunctionOperations } from './billing-function';
 import { EventPipeline } from './event-pipeline';
 import { HostedPages } from './hosted-pages';
+import { Identity, type ExternalIssuer } from './identity';
 import { Monitoring } from './monitoring';
 import { resolveRateLimits, throttleStage, type RateLimitProps } from './rate-limits';
 import { groupRoutes, RoutesStack } from './routes-stack';
@@ -91,17 +92,14 @@ export class BillingStack extends Stack {
 
     // The backstop for the whole API; the per-workspace limits are the route functions' (shared/http/rate-limit.ts).
     throttleStage(api, rateLimits.stage);
+    // The service is its own token issuer; an external one is trusted only when configured (docs/identity.md).
+    const publicUrl = this.optionalContext('publicApiUrl') ?? api.apiEndpoint;
+    const identity = new Identity(this, 'Identity', { api, table, projectRoot, operations, publicUrl, externalIssuer: this.externalIssuer() });
     // Created here, in the parent stack, and handed to the nested stacks' routes by id.
-    const jwtAuthorizer = new HttpAuthorizer(api, 'JwtAuthorizer', {
-      httpApi: api,
-      type: HttpAuthorizerType.JWT,
-      jwtIssuer: this.requiredContext('jwtIssuer'),
-      jwtAudience: this.requiredContext('jwtAudience').split(',').map((a) => a.trim()),
-      identitySource: ['$request.header.Authorization'],
-    });
     const authorizer = HttpAuthorizer.fromHttpAuthorizerAttributes(this, 'RouteAuthorizer', {
-      authorizerId: jwtAuthorizer.authorizerId,
-      authorizerType: HttpAuthorizerType.JWT,
+      authorizerId: identity.authorizer.authorizerId,
+      // A route names a Lambda authorizer's type as CUSTOM (HttpLambdaAuthorizer does the same).
+      authorizerType: 'CUSTOM',
     });
 
     const unknownRoutes = routesQueueingDeliveries.filter((id) => !routes.some((route) => route.id === id));
@@ -109,7 +107,7 @@ export class BillingStack extends Stack {
 
     this.routeStacks = groupRoutes(routes).map(
       (group) => new RoutesStack(this, group.name, {
-        routes: group.routes, api, authorizer, table, events, routesQueueingDeliveries, projectRoot, operations, rateLimits: rateLimits.perWorkspace,
+        routes: group.routes, api, authorizer, identity, publicUrl, table, events, routesQueueingDeliveries, projectRoot, operations, rateLimits: rateLimits.perWorkspace,
       }),
     );
 
@@ -130,12 +128,20 @@ export class BillingStack extends Stack {
     new CfnOutput(this, 'StreamFailureQueueName', { value: events.streamFailureQueue.queueName });
   }
 
-  /** A CDK context value that synth cannot do without (set in cdk.json or with `-c key=value`). */
-  private requiredContext(key: string): string {
+  private optionalContext(key: string): string | undefined {
     const value: unknown = this.node.tryGetContext(key);
-    if (typeof value !== 'string' || value.trim() === '') {
-      throw new Error(`BillingStack: missing CDK context "${key}"; set it in cdk.json or pass -c ${key}=...`);
-    }
-    return value;
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value !== 'string' || value.trim() === '') throw new Error(`BillingStack: CDK context "${key}" must be a non-empty string`);
+    return value.trim();
+  }
+
+  /** An external issuer to trust beside the service's own: context `jwtIssuer` with `jwtAudience` (and `jwtJwksUrl`). */
+  private externalIssuer(): ExternalIssuer | undefined {
+    const issuer = this.optionalContext('jwtIssuer');
+    const audience = this.optionalContext('jwtAudience');
+    if (!issuer) return undefined;
+    if (!audience) throw new Error('BillingStack: CDK context "jwtIssuer" needs "jwtAudience" (comma-separated audiences) beside it');
+    const jwksUrl = this.optionalContext('jwtJwksUrl');
+    return { issuer, audiences: audience.split(',').map((a) => a.trim()).filter(Boolean), ...(jwksUrl && { jwksUrl }) };
   }
 }

@@ -1,4 +1,4 @@
-import { NestedStack } from 'aws-cdk-lib';
+import { NestedStack, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpNoneAuthorizer, HttpRoute, HttpRouteKey, type IHttpApi, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -7,6 +7,7 @@ import type { RouteDefinition } from '../functions/routes';
 import type { RateLimitSettings } from '../shared/http/rate-limit-settings';
 import type { FunctionOperations } from './billing-function';
 import type { EventPipeline } from './event-pipeline';
+import { routesUsingSigningKey, type Identity } from './identity';
 import { bindRateLimits } from './rate-limits';
 import { RouteFunction } from './route-function';
 import { routeTableAccess } from './table-access';
@@ -75,8 +76,12 @@ export const groupRoutes = (routes: readonly RouteDefinition[], maxRoutes = maxR
 export interface RoutesStackProps {
   routes: readonly RouteDefinition[];
   api: IHttpApi;
-  /** The parent stack's JWT authorizer: every route gets it. */
+  /** The parent stack's credential authorizer: every route but a public one gets it. */
   authorizer: IHttpRouteAuthorizer;
+  /** The service's identity: its signing key, for the routes that publish or sign with it (routesUsingSigningKey). */
+  identity: Identity;
+  /** The API's public base URL: the issuer and resource named in 401 challenges. */
+  publicUrl: string;
   table: ITable;
   events: EventPipeline;
   /** Ids of the routes allowed to queue webhook deliveries. */
@@ -107,15 +112,24 @@ export class RoutesStack extends NestedStack {
       // The rate-limit counter: its settings, and UpdateItem on counter items only (GETs included).
       bindRateLimits(routeFunction.fn, table, props.rateLimits);
       if (props.routesQueueingDeliveries.includes(route.id)) events.allowQueueing(routeFunction.fn);
+      routeFunction.fn.addEnvironment('PUBLIC_API_URL', props.publicUrl);
+      const keyUse = routesUsingSigningKey[route.id];
+      if (keyUse) props.identity.useSigningKey(routeFunction.fn, keyUse, props.publicUrl);
       // In this stack's scope (not api.addRoutes, which would put the route, integration and permission under the
       // API, in the parent stack).
-      new HttpRoute(this, `${route.id}Route`, {
+      const apiRoute = new HttpRoute(this, `${route.id}Route`, {
         httpApi: api,
         routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`${route.id}Integration`, routeFunction.fn),
         // Every route but a public one needs a credential; scopes are checked in the Lambda, not by API Gateway.
         authorizer: route.scope === 'public' ? new HttpNoneAuthorizer() : authorizer,
       });
+      if (route.scope === 'public') {
+        Validations.of(apiRoute).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason: 'A public route (`scope: public`: discovery documents, OAuth endpoints, hosted pages) takes no bearer credential by design; it verifies its own (a code, a signed link), if any.',
+        });
+      }
     }
   }
 }

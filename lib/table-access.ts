@@ -39,6 +39,8 @@ export const workerTableAccess = {
    * gsi3; a subscription's metered usage reads the customer's raw events (gsi2) for partial hours and bps.
    */
   scheduledWork: { actions: workerActions, indexes: ['gsi2', 'gsi3'], scannedIndexes: ['gsi4'] },
+  /** Reads the API key a request presents (one GetItem) and records its use (`last_used_at`, once a minute). */
+  authorizeRequests: { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: [] },
 } as const satisfies Record<string, TableAccess>;
 
 /**

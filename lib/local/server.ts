@@ -51,7 +51,8 @@ export async function startLocalApi(options: { keys: LocalKeys; port?: number; h
   const handlers = await loadHandlers();
   const route = createRouter(routes);
   // Tokens are signed and verified with the local key set; credentials are resolved as the AWS authorizer does.
-  useLocalSigningKeys(options.keys);
+  const restoreSigningKeys = useLocalSigningKeys(options.keys);
+  const previousUrl = process.env.PUBLIC_API_URL;
   const resolve = cachedResolver(options.credentialCacheSeconds);
   let baseUrl = '';
 
@@ -115,7 +116,15 @@ export async function startLocalApi(options: { keys: LocalKeys; port?: number; h
   return {
     server,
     url: baseUrl,
-    close: () => new Promise((done) => server.close(() => done())),
+    close: () =>
+      new Promise((done) =>
+        server.close(() => {
+          restoreSigningKeys();
+          if (previousUrl === undefined) delete process.env.PUBLIC_API_URL;
+          else process.env.PUBLIC_API_URL = previousUrl;
+          done();
+        }),
+      ),
   };
 }
 

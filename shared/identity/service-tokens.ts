@@ -24,10 +24,18 @@ interface SigningKey {
 let localKeySet: LocalKeySet | undefined;
 let signingKey: Promise<SigningKey> | undefined;
 
-/** The local server's key set (lib/local): tokens are then signed and verified with it instead of KMS. */
-export function useLocalSigningKeys(keys: LocalKeySet): void {
+/**
+ * The local server's key set (lib/local): tokens are then signed and verified with it instead of KMS. Returns a
+ * function that restores the previous one (a process runs one local server at a time; tests start them in turn).
+ */
+export function useLocalSigningKeys(keys: LocalKeySet): () => void {
+  const previous = localKeySet;
   localKeySet = keys;
   signingKey = undefined;
+  return () => {
+    localKeySet = previous;
+    signingKey = undefined;
+  };
 }
 
 /** True when tokens are signed locally (development and tests), false on AWS. */

@@ -58,8 +58,12 @@ export function verifyLink(token: string, kind: LinkKind, now: Date): LinkClaims
   return claims;
 }
 
-/** Where the hosted pages are served: the API's URL + `/pages` on AWS (a stack output), the local server's under npm start. */
-export const pagesBaseUrl = (): string => (process.env.PUBLIC_PAGES_URL ?? 'https://pay.billing.invalid/pages').replace(/\/$/, '');
+/**
+ * Where the hosted pages are served: `PUBLIC_PAGES_URL` (on AWS the API's URL + `/pages`, a stack output), else the
+ * API's public URL + `/pages` (the local server sets `PUBLIC_API_URL`).
+ */
+export const pagesBaseUrl = (): string =>
+  (process.env.PUBLIC_PAGES_URL ?? (process.env.PUBLIC_API_URL ? `${process.env.PUBLIC_API_URL.replace(/\/$/, '')}/pages` : 'https://pay.billing.invalid/pages')).replace(/\/$/, '');
 
 export const linkUrl = (claims: LinkClaims): string => `${pagesBaseUrl()}/${KIND_PATH[claims.kind]}/${signLink(claims)}`;
 

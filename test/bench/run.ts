@@ -26,6 +26,7 @@ import {
 } from './report';
 import { bundleChecks, checkTargets, limiterCheck, type TargetCheck } from './targets';
 import { usageReport, usageTargets } from './usage-report';
+import { credentialReport, credentialTargets } from './credential-report';
 import { USAGE_BENCH } from './usage-settings';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -65,7 +66,7 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles', 'usage'] as const;
+const PARTS = ['limiter', 'bundles', 'usage', 'credentials'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The parts named by `--only a,b` (or `--only=a,b`); undefined for the full run. */
@@ -108,7 +109,7 @@ async function partial(parts: Set<Part>): Promise<void> {
     checks.push(...bundleChecks(functions, baseline));
     sections.push(`Bundles\n\n${bundleTable(functions, baseline)}`);
   }
-  if (parts.has('limiter') || parts.has('usage')) {
+  if (parts.has('limiter') || parts.has('usage') || parts.has('credentials')) {
     console.error('Starting DynamoDB Local (in memory)…');
     dynamo = await startDynamoLocal();
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -134,6 +135,17 @@ async function partial(parts: Set<Part>): Promise<void> {
     const limiter = await measureLimiterOnly({ baseUrl: api.url, keys, workspaceId: workspace, token, counts: COUNTS, dynamoWarmup: DYNAMO_WARMUP }).finally(() => api.close());
     checks.push(limiterCheck(limiter));
     sections.push(`Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(limiter)}\n\n${limiterReading(limiter)}`);
+  }
+  if (parts.has('credentials')) {
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureCredentials } = await import('./credential-scenarios');
+    const keys = await generateKeys();
+    const api = await startLocalApi({ keys, port: 0 });
+    const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
+    const token = await signToken(keys, { workspace, scope: 'read write' });
+    const credentials = await measureCredentials({ baseUrl: api.url, workspaceId: workspace, token, counts: COUNTS }).finally(() => api.close());
+    checks.push(...credentialTargets(credentials));
+    sections.push(credentialReport(credentials));
   }
   console.log(`\nTargets (partial run: ${[...parts].join(', ')})\n\n${targetTable(checks)}\n\n${sections.join('\n\n')}\n`);
   const failed = checks.filter((c) => !c.pass);
@@ -161,6 +173,7 @@ async function main(): Promise<void> {
   const { measureInvoices } = await import('./invoice-scenarios');
   const { measureBilling } = await import('./billing-scenarios');
   const { measureUsage } = await import('./usage-scenarios');
+  const { measureCredentials } = await import('./credential-scenarios');
   const keys = await generateKeys();
   const api = await startLocalApi({ keys, port: 0 });
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
@@ -184,11 +197,15 @@ async function main(): Promise<void> {
       counts: LIST_COUNTS, skipCounts: PRICE_SKIP_COUNTS, seedConcurrency: SEED_CONCURRENCY,
     });
     const usage = await measureUsage({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...USAGE_BENCH });
-    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage };
+    console.error(`Measuring GET /v1/customers/{id} with an API key beside a JWT (${COUNTS.warmup} warm-up + ${COUNTS.measured} rounds of 3)…`);
+    const credentials = await measureCredentials({ baseUrl: api.url, workspaceId: workspace, token, counts: COUNTS });
+    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage, credentials };
   })();
-  const { customers, credits, invoices, billing, events, prices, usage } = await measured.finally(() => api.close());
+  const { customers, credits, invoices, billing, events, prices, usage, credentials } = await measured.finally(() => api.close());
 
-  const checks = [...checkTargets(customers, events, prices, credits, invoices, billing, functions, baseline), ...usageTargets(usage)];
+  const checks = [
+    ...checkTargets(customers, events, prices, credits, invoices, billing, functions, baseline), ...usageTargets(usage), ...credentialTargets(credentials),
+  ];
   const facts = {
     date: new Date(),
     node: process.version,
@@ -200,7 +217,7 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, usageReport(usage)));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${usageReport(usage)}\n\n${credentialReport(credentials)}`));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
     `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers.limiter)}\n\n${limiterReading(customers.limiter)}\n\n` +
@@ -209,7 +226,7 @@ async function main(): Promise<void> {
     `Recurring billing: the scheduled run\n\n${billingTable(billing)}\n\n${billingReading(billing)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
-    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
+    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);
   console.log('Written to docs/benchmarks.md');

@@ -10,13 +10,15 @@ import { routeTagKey } from '../../lib/route-function';
 import { DEFAULT_STAGE_THROTTLE } from '../../lib/rate-limits';
 import { groupRoutes, maxRoutesPerStack } from '../../lib/routes-stack';
 import { scheduledHandler } from '../../lib/scheduler';
+import { authorizerHandler, routesUsingSigningKey } from '../../lib/identity';
+import { AUTHORIZER_CACHE_SECONDS } from '../../shared/identity/resolution-cache';
 import { tableDefinition } from '../../shared/db/table-definition';
 import { EVENT_SOURCE_TYPES } from '../../shared/domain/events/map-change';
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_ATTRIBUTES, rateLimitEnvironment } from '../../shared/http/rate-limit-settings';
 import { flatId, flattenTemplates, resourceCount, stackTemplates, type StackTemplate } from './stack-templates';
 
 /** Bundling skipped (DESIGN.md §12): synth takes a second instead of one esbuild run per route. */
-const context = { 'aws:cdk:bundling-stacks': [], jwtIssuer: 'https://issuer.test/', jwtAudience: 'billing-test' };
+const context = { 'aws:cdk:bundling-stacks': [] };
 const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
 
 type Resource = { Properties: Record<string, any> };
@@ -122,14 +124,14 @@ beforeAll(() => {
   }
 });
 
-/** The non-route Lambdas: stream handler, delivery consumer, scheduled handler. */
-const WORKERS = 3;
+/** The non-route Lambdas: stream handler, delivery consumer, scheduled handler, credential authorizer. */
+const WORKERS = 4;
 
 describe('functions', () => {
-  test('one Lambda per route-table entry, plus the stream handler, the delivery consumer and the scheduled handler, and no other Lambda', () => {
+  test('one Lambda per route-table entry, plus the stream handler, the delivery consumer, the scheduled handler and the authorizer, and no other Lambda', () => {
     template.resourceCountIs('AWS::Lambda::Function', routes.length + WORKERS);
     expect([...functionIdByRoute.keys()].sort()).toEqual(routes.map((r) => r.id).sort());
-    expect([...functionIdByWorker.keys()].sort()).toEqual([streamHandler.id, deliveryConsumer.id, scheduledHandler.id].sort());
+    expect([...functionIdByWorker.keys()].sort()).toEqual([streamHandler.id, deliveryConsumer.id, scheduledHandler.id, authorizerHandler.id].sort());
     // Each function is one thing: a route or a worker, never both.
     expect(new Set([...functionIdByRoute.values(), ...functionIdByWorker.values()]).size).toBe(routes.length + WORKERS);
   });
@@ -240,16 +242,46 @@ describe('rate limits', () => {
 });
 
 describe('HTTP API', () => {
-  test('a JWT authorizer with issuer and audience from context', () => {
+  test('one Lambda authorizer: simple responses, cached 5 minutes per Authorization header, invoked by this API only', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
+    const authorizerFunction = functionIdByWorker.get(authorizerHandler.id)!;
     template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
-      AuthorizerType: 'JWT',
+      AuthorizerType: 'REQUEST',
       IdentitySource: ['$request.header.Authorization'],
-      JwtConfiguration: { Issuer: context.jwtIssuer, Audience: [context.jwtAudience] },
+      EnableSimpleResponses: true,
+      AuthorizerPayloadFormatVersion: '2.0',
+      AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_SECONDS,
+      AuthorizerUri: { 'Fn::Join': ['', Match.arrayWith([{ 'Fn::GetAtt': [authorizerFunction, 'Arn'] }])] },
     });
+    expect(AUTHORIZER_CACHE_SECONDS).toBeLessThanOrEqual(300); // the documented bound on a revoked key's life
+    const permission = Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Resource>)
+      .filter((p) => JSON.stringify(p.Properties.FunctionName).includes(authorizerFunction));
+    expect(permission).toHaveLength(1);
+    expect(permission[0]!.Properties.Principal).toBe('apigateway.amazonaws.com');
+    expect(JSON.stringify(permission[0]!.Properties.SourceArn)).toContain('/authorizers/');
   });
 
-  test('one route per entry, on the one HTTP API, JWT-protected, integrated with that route\'s function', () => {
+  test('the authorizer reads API keys (GetItem), records their use (UpdateItem), reads the signing key\'s public half, and knows its issuer', () => {
+    const authorizerFunction = functionIdByWorker.get(authorizerHandler.id)!;
+    const keyId = onlyId(template.findResources('AWS::KMS::Key'));
+    expect(actionsOf(authorizerFunction).filter((a) => a.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect(statementsOf(authorizerFunction)).toContainEqual(expect.objectContaining({ Action: 'kms:GetPublicKey', Resource: { 'Fn::GetAtt': [keyId, 'Arn'] } }));
+    const fn = template.findResources('AWS::Lambda::Function')[authorizerFunction] as Resource;
+    expect(fn.Properties.Environment.Variables).toMatchObject({ TOKEN_SIGNING_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] }, PUBLIC_API_URL: expect.anything() });
+    expect(fn.Properties.Environment.Variables.EXTERNAL_JWT_ISSUER).toBeUndefined(); // trusted only when configured
+  });
+
+  test('an asymmetric KMS key signs the tokens, retained with the stack; only the JWKS route (publish) and token routes (sign) may use it', () => {
+    template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', Properties: { KeySpec: 'RSA_2048', KeyUsage: 'SIGN_VERIFY' } });
+    for (const [routeId, functionId] of functionIdByRoute) {
+      const kms = actionsOf(functionId).filter((a) => a === 'kms:Sign' || a === 'kms:GetPublicKey').sort();
+      const use = routesUsingSigningKey[routeId];
+      expect([routeId, kms]).toEqual([routeId, use === 'sign' ? ['kms:GetPublicKey', 'kms:Sign'] : use === 'publish' ? ['kms:GetPublicKey'] : []]);
+    }
+    expect(routesUsingSigningKey.getJwks).toBe('publish');
+  });
+
+  test('one route per entry, on the one HTTP API, behind the authorizer unless public, integrated with that route\'s function', () => {
     const apiId = onlyId(template.findResources('AWS::ApiGatewayV2::Api'));
     const authorizerId = onlyId(template.findResources('AWS::ApiGatewayV2::Authorizer'));
     const apiRoutes = Object.values(template.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>);
@@ -258,7 +290,14 @@ describe('HTTP API', () => {
 
     for (const route of routes) {
       const apiRoute = apiRoutes.find((r) => r.Properties.RouteKey === `${route.method} ${route.path}`)!;
-      expect(apiRoute.Properties).toMatchObject({ ApiId: { Ref: apiId }, AuthorizationType: 'JWT', AuthorizerId: { Ref: authorizerId } });
+      if (route.scope === 'public') {
+        expect(apiRoute.Properties).toMatchObject({ ApiId: { Ref: apiId }, AuthorizationType: 'NONE' });
+        expect(apiRoute.Properties.AuthorizerId).toBeUndefined();
+      } else {
+        expect(apiRoute.Properties).toMatchObject({ ApiId: { Ref: apiId }, AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } });
+      }
+      const fn = template.findResources('AWS::Lambda::Function')[functionIdByRoute.get(route.id)!] as Resource;
+      expect(fn.Properties.Environment.Variables.PUBLIC_API_URL).toBeDefined(); // named in its 401 challenges
       const integrationId = apiRoute.Properties.Target['Fn::Join'][1][1].Ref as string;
       expect(integrations[integrationId]!.Properties).toMatchObject({
         ApiId: { Ref: apiId },
@@ -267,9 +306,10 @@ describe('HTTP API', () => {
         IntegrationUri: { 'Fn::GetAtt': [functionIdByRoute.get(route.id), 'Arn'] },
       });
     }
+    expect(routes.filter((r) => r.scope === 'public').map((r) => r.path)).toContain('/.well-known/jwks.json');
   });
 
-  test('API Gateway may invoke each route function, from this API only, and no other function', () => {
+  test('API Gateway may invoke each route function and the authorizer, from this API only, and no other function', () => {
     const apiId = onlyId(template.findResources('AWS::ApiGatewayV2::Api'));
     const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Resource>)
       .filter((p) => p.Properties.Principal === 'apigateway.amazonaws.com');
@@ -278,7 +318,7 @@ describe('HTTP API', () => {
       expect(JSON.stringify(p.Properties.SourceArn)).toContain(JSON.stringify({ Ref: apiId }));
       return p.Properties.FunctionName['Fn::GetAtt'][0] as string;
     });
-    expect(invoked.sort()).toEqual([...functionIdByRoute.values()].sort());
+    expect(invoked.sort()).toEqual([...functionIdByRoute.values(), functionIdByWorker.get(authorizerHandler.id)!].sort());
   });
 
   test('outputs the API URL, the table name and the queues\' names', () => {
@@ -289,9 +329,14 @@ describe('HTTP API', () => {
     template.hasOutput('StreamFailureQueueName', {});
   });
 
-  test('synth fails clearly without the JWT context', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], jwtAudience: 'x' } });
-    expect(() => new BillingStack(app, 'NoIssuer')).toThrow(/missing CDK context "jwtIssuer"/);
+  test('needs no context to synthesize, and trusts an external issuer only when configured', () => {
+    const external = new App({ context: { ...context, jwtIssuer: 'https://idp.example.com/', jwtAudience: 'billing-api, other' } });
+    const externalTemplate = flattenTemplates(stackTemplates(new BillingStack(external, 'External')));
+    externalTemplate.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ EXTERNAL_JWT_ISSUER: 'https://idp.example.com/', EXTERNAL_JWT_AUDIENCE: 'billing-api,other' }) },
+    });
+    const half = new App({ context: { ...context, jwtIssuer: 'https://idp.example.com/' } });
+    expect(() => new BillingStack(half, 'NoAudience')).toThrow(/"jwtIssuer" needs "jwtAudience"/);
   });
 });
 

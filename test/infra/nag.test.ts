@@ -7,7 +7,7 @@ import { BillingFunction } from '../../lib/billing-function';
 import { BillingStack, type BillingStackProps } from '../../lib/billing-stack';
 
 /** Bundling skipped (DESIGN.md §12), as in billing-stack.test.ts. */
-const context = { 'aws:cdk:bundling-stacks': [], jwtIssuer: 'https://issuer.test/', jwtAudience: 'billing-test' };
+const context = { 'aws:cdk:bundling-stacks': [] };
 
 /** The AwsSolutions findings left once the acknowledgments in lib/ (each with its reason) are applied. */
 const findings = (props: (scope: Stack) => BillingStackProps = () => ({})): string[] => {

@@ -13,7 +13,7 @@ import { routeTableAccess, workerTableAccess, type TableAccess } from '../../lib
 import { flattenTemplates, stackTemplates } from './stack-templates';
 
 /** Bundling skipped (DESIGN.md §12), as in billing-stack.test.ts. */
-const context = { 'aws:cdk:bundling-stacks': [], jwtIssuer: 'https://issuer.test/', jwtAudience: 'billing-test' };
+const context = { 'aws:cdk:bundling-stacks': [] };
 
 type Json = Record<string, any>;
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
@@ -181,7 +181,7 @@ describe('stack properties', () => {
   });
 
   test('log retention applies to every log group, the access log included', () => {
-    expect(Object.keys(resources(custom, 'AWS::Logs::LogGroup'))).toHaveLength(routes.length + 3 + 1);
+    expect(Object.keys(resources(custom, 'AWS::Logs::LogGroup'))).toHaveLength(routes.length + 4 + 1); // routes, four workers (authorizer included), the access log
     custom.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 365 });
   });
 
