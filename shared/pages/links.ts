@@ -75,7 +75,8 @@ export function workspaceOfKey(pk: string): string {
 }
 
 const DAY_SECONDS = 86_400;
-const seconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
+/** Epoch seconds of a date-time; a missing one is the epoch (a link that is already expired). */
+const seconds = (iso: string | null | undefined): number => Math.floor((iso ? Date.parse(iso) : 0) / 1000) || 0;
 
 /** Documented lifetimes (docs/hosted-pages.md). Deterministic: reading a document twice gives the same link. */
 export const LINK_LIFETIMES = {

@@ -178,7 +178,7 @@ describe('POST /v1/quotes', () => {
     const approved = await simpleQuote({ status: 'approved' });
     expect([approved.status, approved.url]).toEqual(['approved', null]);
     const sent = await simpleQuote({ status: 'pending_signature' });
-    expect(sent).toMatchObject({ status: 'pending_signature', url: expect.stringMatching(new RegExp(`/quotes/${sent.id}$`)), sent_at: expect.any(String) });
+    expect(sent).toMatchObject({ status: 'pending_signature', url: expect.stringMatching(/\/pages\/quotes\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/), sent_at: expect.any(String) });
   });
 });
 
