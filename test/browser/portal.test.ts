@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { accessibilityViolations, cspViolations, launchBrowser, screenshot } from '../support/browser';
 import { movableClock } from '../support/clock';
+import { pricedProduct, subscribe } from '../support/subscriptions';
 
 let api: TestApi;
 let client: Client;
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 const it_ = (name: string, fn: () => Promise<void>) => it(name, async () => (browser ? fn() : undefined), 60_000);
 
-/** A customer with an invoice to pay, a credit note, a wallet of 50.00 € and 40 credits. */
+/** A customer with an invoice to pay, a credit note, a wallet of 50.00 €, 40 credits and an active subscription. */
 async function customerWithHistory(extra: Record<string, unknown> = {}) {
   const customer = (await client.post('/v1/customers', { name: 'Globex', currency: 'EUR', billing_address: { country: 'FR' }, ...extra })).body;
   const invoice = (await client.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Support plan', unit_amount: 10_000 }] })).body;
@@ -37,6 +38,8 @@ async function customerWithHistory(extra: Record<string, unknown> = {}) {
   await client.post(`/v1/wallets/${wallet.id}/load`, { type: 'free', amount: 5_000 });
   const credits = (await client.post('/v1/products', { name: 'API credits', type: 'credit' })).body;
   await client.post(`/v1/customers/${customer.id}/credits/${credits.id}/topup`, { credit_count: 40 });
+  const plan = await pricedProduct(client, 'flat_fee', { name: 'Pro plan', amount: 4_900 });
+  await subscribe(client, { customer_id: customer.id, starts_at: new Date(Date.now() - 60_000).toISOString(), products: [{ ...plan, quantity: 2 }] });
   return { customer, invoice, creditNote: credited };
 }
 const session = async (customerId: string) => {
@@ -56,7 +59,9 @@ describe('the customer portal', () => {
     expect(response!.headers()['content-security-policy']).toMatch(/form-action 'self'/);
     await expect(page.locator('h1').textContent()).resolves.toBe('Billing of Globex');
     const text = await page.locator('main').textContent();
-    for (const shown of [invoice.number, creditNote.number, 'Wallet balance', '€50.00', 'Credits of API credits', '40 credits']) expect(text).toContain(shown);
+    for (const shown of [invoice.number, creditNote.number, 'Wallet balance', '€50.00', 'Credits of API credits', '40 credits', 'Pro plan × 2', 'Active', 'Next billing date']) {
+      expect(text).toContain(shown);
+    }
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'portal');
 
