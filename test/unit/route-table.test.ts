@@ -9,7 +9,11 @@ describe('the route table', () => {
 
   it('needs read for GET and write for the rest (DESIGN.md §7); only client registration takes any scope', () => {
     for (const route of routes) {
-      const expected = route.path === '/oauth/register' ? 'any' : route.method === 'GET' ? 'read' : 'write';
+      // Public: the hosted pages (their link is the credential) and discovery documents; API keys need admin.
+      const expected = route.path === '/oauth/register' ? 'any'
+        : /^\/(pages|\.well-known)\//.test(route.path) ? 'public'
+        : route.path.startsWith('/v1/api-keys') ? 'admin'
+        : route.method === 'GET' ? 'read' : 'write';
       expect([route.id, route.scope]).toEqual([route.id, expected]);
     }
   });
@@ -31,9 +35,11 @@ describe('the route table', () => {
     for (const route of routes) {
       // Also creates, under their parent: a credit top-up or usage (decisions.md: top up 201), a payment method, an
       // invoice's transaction or credit note.
-      const child = /\/credits\/\{productId\}\/(topup|usage)$|\/(payment-methods|transactions|credit-notes)$/;
+      const child = /\/credits\/\{productId\}\/(topup|usage)$|\/(payment-methods|transactions|credit-notes|portal-sessions)$/;
       const creates = route.method === 'POST' && (!/\/\{id\}\//.test(route.path) || child.test(route.path));
-      expect([route.id, route.response.status]).toEqual([route.id, creates ? 201 : 200]);
+      // A hosted page's form answers with a redirect back to its page (docs/hosted-pages.md).
+      const form = route.method === 'POST' && route.path.startsWith('/pages/');
+      expect([route.id, route.response.status]).toEqual([route.id, form ? 303 : creates ? 201 : 200]);
     }
   });
 });
