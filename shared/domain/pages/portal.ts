@@ -38,8 +38,12 @@ export interface PortalPage {
 
 /** Newest first, the customer's issued documents of one type (drafts and discarded drafts are not the customer's yet). */
 async function documentsOf(ctx: Ctx, customerId: string, type: 'invoice' | 'credit_note'): Promise<Invoice[]> {
-  const page = await listInvoices(ctx, { take: 100, skip: 0, customer_id: customerId, type, status__notIn: 'draft,closed' });
-  return page.data.reverse().slice(0, PORTAL_DOCUMENTS);
+  const filters = { customer_id: customerId, type, status__notIn: 'draft,closed' };
+  // The list is oldest first: count the matches, then read the last page (a count that stopped early, flagged
+  // approximateCount, is a lower bound: the page is then an earlier one).
+  const { meta } = await listInvoices(ctx, { take: 0, skip: 0, ...filters });
+  const page = await listInvoices(ctx, { take: PORTAL_DOCUMENTS, skip: Math.max(0, meta.total - PORTAL_DOCUMENTS), ...filters });
+  return page.data.reverse();
 }
 
 /** The usage of each metered product of the customer's active subscriptions, since its current period began. */
