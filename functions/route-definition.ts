@@ -23,7 +23,8 @@ export interface RouteDefinition {
   tag: string;
   request: { path?: Schema; query?: Schema; body?: Schema };
   response: { status: number; schema: Schema; list?: boolean };
-  errorFormat?: 'oauth';
+  /** `oauth`: RFC 7591 errors on 400; `jsonrpc`: the route answers JSON-RPC 2.0 errors of its own (POST /mcp). */
+  errorFormat?: 'oauth' | 'jsonrpc';
   /**
    * The table indexes the route queries: its Lambda may query these and no other (lib/table-access.ts). Default: the
    * list index (gsi1) for a list route (`response.list`), none for any other route.

@@ -6,6 +6,7 @@ import { customerRoutes } from './customers/routes';
 import { identityRoutes } from './identity/routes';
 import { invoiceRoutes } from './invoices/routes';
 import { invoicingEntityRoutes } from './invoicing-entities/routes';
+import { mcpRoutes } from './mcp/routes';
 import { meteringRoutes } from './metering/routes';
 import { oauthRoutes } from './oauth/routes';
 import { pageRoutes } from './pages/routes';
@@ -40,4 +41,5 @@ export const routes: RouteDefinition[] = [
   ...oauthRoutes,
   ...identityRoutes,
   ...pageRoutes,
+  ...mcpRoutes,
 ];

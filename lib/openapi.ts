@@ -1,6 +1,7 @@
 import { routes, type RouteDefinition } from '../functions/routes';
 import type { Schema } from '../shared/schemas/common';
 import { schemaComponents } from '../shared/schemas/components';
+import { jsonRpcErrorResource } from '../shared/schemas/mcp';
 import { MAX_KEY_LENGTH } from '../shared/http/idempotency';
 
 /**
@@ -63,6 +64,7 @@ const TAGS: Record<string, string> = {
   Credits: 'Per-product credit balances: top-ups, usage and their transactions.',
   Webhooks: 'Webhook endpoints, the message history and delivery attempts (Standard Webhooks signatures).',
   OAuth: 'The service as an OAuth 2.1 authorization server: discovery, registration (RFC 7591), tokens and their signing keys.',
+  MCP: 'The Model Context Protocol server: the API as tools for agents (docs/mcp.md).',
   'API keys': 'Secret keys (`sk_…`) used directly as bearer credentials; managing them needs the `admin` scope.',
 };
 
@@ -187,7 +189,9 @@ function operation(route: RouteDefinition) {
     status,
     route.errorFormat === 'oauth' && status === '400'
       ? { description: 'Invalid client metadata (RFC 7591 §3.2.2).', headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') }, content: { 'application/json': { schema: ref('schemas', 'OAuthError') } } }
-      : ref('responses', ERRORS[status]![0]),
+      : route.errorFormat === 'jsonrpc' && ['400', '413', '415'].includes(status)
+        ? { description: `${ERRORS[status]![1]} As a JSON-RPC 2.0 error.`, headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') }, content: { 'application/json': { schema: jsonRpcErrorResource } } }
+        : ref('responses', ERRORS[status]![0]),
   ]);
   return {
     operationId: route.id,

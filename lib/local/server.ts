@@ -9,7 +9,7 @@ import { routes, type RouteDefinition } from '../../functions/routes';
 import { openApiDocument } from '../openapi';
 import { apiGatewayEvent, lambdaContext } from './api-gateway-event';
 import type { LocalKeys } from './jwt';
-import { bearerChallenge } from '../../shared/identity/challenge';
+import { bearerChallenge, resourcePathOf } from '../../shared/identity/challenge';
 import { cachedResolver } from '../../shared/identity/resolution-cache';
 import { useLocalSigningKeys } from '../../shared/identity/service-tokens';
 import { createRouter } from './router';
@@ -91,7 +91,7 @@ export async function startLocalApi(options: { keys: LocalKeys; port?: number; h
       const resolution = await resolve(request.headers.authorization);
       if (resolution.kind !== 'valid') {
         return refuse(request, response, requestId, 401, 'unauthorized', 'A valid bearer token is required.', {
-          'www-authenticate': bearerChallenge(resolution.kind === 'invalid'),
+          'www-authenticate': bearerChallenge(resolution.kind === 'invalid', resourcePathOf(url.pathname)),
         });
       }
       authorizerContext = resolution.context;

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { clock, type Clock } from '../clock';
 import { makeCtx, type Ctx } from '../context';
-import { bearerChallenge, insufficientScopeChallenge } from '../identity/challenge';
+import { bearerChallenge, insufficientScopeChallenge, resourcePathOf } from '../identity/challenge';
 import { Forbidden, Unauthorized } from '../errors';
 import { eventRequestId } from './request-id';
 import type { Scope } from './route-meta';
@@ -23,11 +23,11 @@ export const WORKSPACE_ID_PATTERN = /^ws_[A-Za-z0-9_-]{1,61}$/;
 export function requestCtx(event: AuthorizedEvent, required: Scope, at: Clock = clock): Ctx {
   const authorizer = event.requestContext.authorizer;
   const claims = authorizer?.lambda ?? authorizer?.jwt?.claims;
-  if (!claims || claims.credential === 'invalid') throw challenged(new Unauthorized(), Boolean(claims));
+  if (!claims || claims.credential === 'invalid') throw challenged(new Unauthorized(), Boolean(claims), event.rawPath);
   const isApiKey = claims.credential === 'api_key';
-  if (!isApiKey && !hasExpiry(claims.exp)) throw challenged(new Unauthorized('The bearer token must carry an exp (expiry) claim.'), true);
+  if (!isApiKey && !hasExpiry(claims.exp)) throw challenged(new Unauthorized('The bearer token must carry an exp (expiry) claim.'), true, event.rawPath);
   if (hasExpiry(claims.exp) && Number(claims.exp) * 1000 <= at.now().getTime()) {
-    throw challenged(new Unauthorized(isApiKey ? 'The API key has expired.' : 'The bearer token has expired.'), true);
+    throw challenged(new Unauthorized(isApiKey ? 'The API key has expired.' : 'The bearer token has expired.'), true, event.rawPath);
   }
   const workspaceId = claims.workspace_id;
   if (typeof workspaceId !== 'string' || !WORKSPACE_ID_PATTERN.test(workspaceId)) {
@@ -49,8 +49,8 @@ export type AuthorizedEvent = Omit<APIGatewayProxyEventV2WithJWTAuthorizer, 'req
   };
 };
 
-const challenged = (error: Unauthorized, credentialSent: boolean): Unauthorized => {
-  error.headers = { 'www-authenticate': bearerChallenge(credentialSent) };
+const challenged = (error: Unauthorized, credentialSent: boolean, requestPath = ''): Unauthorized => {
+  error.headers = { 'www-authenticate': bearerChallenge(credentialSent, resourcePathOf(requestPath)) };
   return error;
 };
 

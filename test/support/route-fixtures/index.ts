@@ -6,6 +6,7 @@ import { customerFixtures } from './customers';
 import { identityFixtures } from './identity';
 import { invoiceFixtures } from './invoices';
 import { invoicingEntityFixtures } from './invoicing-entities';
+import { mcpFixtures } from './mcp';
 import { meteringFixtures } from './metering';
 import { oauthFixtures } from './oauth';
 import { pageFixtures } from './pages';
@@ -34,6 +35,7 @@ const areas: AreaFixtures[] = [
   oauthFixtures,
   identityFixtures,
   pageFixtures,
+  mcpFixtures,
 ];
 
 export const resourceFixtures: AreaFixtures['resources'] = Object.assign({}, ...areas.map((a) => a.resources));

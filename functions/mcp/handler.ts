@@ -1,0 +1,58 @@
+import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { DomainError } from '../../shared/errors';
+import { errorResponse } from '../../shared/http/errors';
+import { requestCtx, type AuthorizedEvent } from '../../shared/http/request-context';
+import { eventRequestId } from '../../shared/http/request-id';
+import { parseBody, validatePart } from '../../shared/http/request-parts';
+import { apiHeaders, json } from '../../shared/http/responses';
+import { serviceIssuer } from '../../shared/identity/issuer';
+import { mcpServer } from '../../shared/mcp/server';
+import { route } from '../../shared/schemas/generated/mcp.js';
+import { toolHandlers } from './tool-handlers';
+
+/**
+ * POST /mcp: the MCP Streamable HTTP endpoint, stateless with JSON responses (docs/mcp.md). The credential is the
+ * API's (an OAuth access token or an API key, resolved by the authorizer); each tool call then runs its route's own
+ * handler with it, so scopes, isolation, rate limits and idempotency are the HTTP API's.
+ */
+export async function handler(event: AuthorizedEvent, context: Context): Promise<APIGatewayProxyResultV2> {
+  const requestId = eventRequestId(event);
+  try {
+    requestCtx(event, route.scope);
+  } catch (error) {
+    if (error instanceof DomainError) return errorResponse(route, error, requestId);
+    throw error;
+  }
+  let message: unknown;
+  try {
+    // The API's own parsing and validation (415, 413, 400) first: one JSON-RPC message, never a batch.
+    message = validatePart('body', route.validate.body, parseBody(event));
+  } catch (error) {
+    if (error instanceof DomainError) return jsonRpcError(error, requestId);
+    throw error;
+  }
+  const headers = new Headers(event.headers as Record<string, string>);
+  // Every answer here is JSON: a client that names no media type (curl, a plain HTTP client) accepts what MCP sends.
+  if (!headers.get('accept') || headers.get('accept') === '*/*') headers.set('accept', 'application/json, text/event-stream');
+  const request = new Request(`${serviceIssuer()}/mcp`, { method: 'POST', headers, body: JSON.stringify(message) });
+  const server = mcpServer({ event, context, requestId, handlers: toolHandlers });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, { parsedBody: message });
+    const answerHeaders: Record<string, string> = { ...apiHeaders(requestId) };
+    response.headers.forEach((value, name) => {
+      answerHeaders[name] = value;
+    });
+    return { statusCode: response.status, headers: answerHeaders, body: await response.text() };
+  } finally {
+    await server.close();
+  }
+}
+
+/** A request refused before MCP sees it, answered as JSON-RPC 2.0 errors are: parse error, or invalid request. */
+function jsonRpcError(error: DomainError, requestId: string): APIGatewayProxyResultV2 {
+  const code = error.code === 'malformed_json' ? -32700 : -32600;
+  return json(error.status, { jsonrpc: '2.0', id: null, error: { code, message: error.message } }, requestId);
+}
