@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
-import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -13,6 +13,10 @@ import type { FunctionOperations } from './billing-function';
 import { EventPipeline } from './event-pipeline';
 import { HostedPages } from './hosted-pages';
 import { Identity, type ExternalIssuer } from './identity';
+import { tools as mcpTools } from '../shared/mcp/catalog';
+
+/** The MCP endpoint's route (functions/mcp/routes.ts). */
+const mcpRouteId = 'mcp';
 import { Monitoring } from './monitoring';
 import { resolveRateLimits, throttleStage, type RateLimitProps } from './rate-limits';
 import { groupRoutes, RoutesStack } from './routes-stack';
@@ -111,6 +115,8 @@ export class BillingStack extends Stack {
       }),
     );
 
+    this.wireMcpTools();
+
     // The API's access log and the alarms (docs/operations.md).
     new Monitoring(this, 'Monitoring', {
       api,
@@ -126,6 +132,25 @@ export class BillingStack extends Stack {
     new CfnOutput(this, 'DeliveryQueueName', { value: events.deliveryQueue.queueName });
     new CfnOutput(this, 'DeliveryDeadLetterQueueName', { value: events.deliveryDeadLetterQueue.queueName });
     new CfnOutput(this, 'StreamFailureQueueName', { value: events.streamFailureQueue.queueName });
+  }
+
+  /**
+   * The MCP function runs each tool's route in that route's own function (shared/mcp/route-invoker.ts): it may invoke
+   * those functions and no other, and learns their ARNs from ROUTE_FUNCTIONS.
+   */
+  private wireMcpTools(): void {
+    const functionOf = (routeId: string) => this.routeStacks.map((stack) => stack.functions.get(routeId)).find(Boolean);
+    const mcp = functionOf(mcpRouteId);
+    if (!mcp) return;
+    const targets: Record<string, string> = {};
+    for (const tool of mcpTools) {
+      const target = functionOf(tool.route);
+      if (!target) throw new Error(`BillingStack: the MCP tool ${tool.name} names the route ${tool.route}, which is not in the table`);
+      targets[tool.route] = target.fn.functionArn;
+    }
+    // The functions themselves, not their versions (`:*`, which grantInvoke adds): the tools call $LATEST.
+    mcp.fn.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...new Set(Object.values(targets))] }));
+    mcp.fn.addEnvironment('ROUTE_FUNCTIONS', this.toJsonString(targets));
   }
 
   private optionalContext(key: string): string | undefined {

@@ -100,6 +100,8 @@ export interface RoutesStackProps {
  */
 export class RoutesStack extends NestedStack {
   readonly routes: readonly RouteDefinition[];
+  /** Each route's function, by route id. */
+  readonly functions = new Map<string, RouteFunction>();
 
   constructor(scope: Construct, id: string, props: RoutesStackProps) {
     super(scope, id, { description: `Billing API routes: ${id}` });
@@ -107,6 +109,7 @@ export class RoutesStack extends NestedStack {
     this.routes = props.routes;
     for (const route of props.routes) {
       const routeFunction = new RouteFunction(this, route.id, { route, projectRoot, operations });
+      this.functions.set(route.id, routeFunction);
       // From the method and the indexes the route declares: GET handlers only read (DESIGN.md §7).
       routeFunction.bindTable(table, routeTableAccess(route));
       // The rate-limit counter: its settings, and UpdateItem on counter items only (GETs included).

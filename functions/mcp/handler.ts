@@ -7,9 +7,11 @@ import { eventRequestId } from '../../shared/http/request-id';
 import { parseBody, validatePart } from '../../shared/http/request-parts';
 import { apiHeaders, json } from '../../shared/http/responses';
 import { serviceIssuer } from '../../shared/identity/issuer';
+import { routeInvoker } from '../../shared/mcp/route-invoker';
 import { mcpServer } from '../../shared/mcp/server';
 import { route } from '../../shared/schemas/generated/mcp.js';
-import { toolHandlers } from './tool-handlers';
+
+const invoke = routeInvoker();
 
 /**
  * POST /mcp: the MCP Streamable HTTP endpoint, stateless with JSON responses (docs/mcp.md). The credential is the
@@ -36,7 +38,7 @@ export async function handler(event: AuthorizedEvent, context: Context): Promise
   // Every answer here is JSON: a client that names no media type (curl, a plain HTTP client) accepts what MCP sends.
   if (!headers.get('accept') || headers.get('accept') === '*/*') headers.set('accept', 'application/json, text/event-stream');
   const request = new Request(`${serviceIssuer()}/mcp`, { method: 'POST', headers, body: JSON.stringify(message) });
-  const server = mcpServer({ event, context, requestId, handlers: toolHandlers });
+  const server = mcpServer({ event, context, requestId, invoke });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import type { RouteDefinition } from '../../functions/route-definition';
 import type { AuthorizedEvent } from '../http/request-context';
+import type { RouteInvoker } from './route-invoker';
 import { IDEMPOTENCY_MEMBER, type ToolShape } from './tool-schema';
-
-export type RouteHandler = (event: AuthorizedEvent, context: Context) => Promise<APIGatewayProxyResultV2>;
 
 export interface RouteAnswer {
   status: number;
@@ -26,12 +25,13 @@ export function idempotencyKeyOf(toolName: string, args: Record<string, unknown>
 }
 
 /**
- * Runs a route's own handler for a tool call: the MCP request's verified credential (its authorizer context) and
+ * Runs a route's own handler for a tool call (`invoke`: its Lambda on AWS, its module locally): the MCP request's
+ * verified credential (its authorizer context) and
  * request context, the tool's arguments split into path, query and body as the route takes them.
  */
 export async function callRoute(
   route: RouteDefinition,
-  handler: RouteHandler,
+  invoke: RouteInvoker,
   shape: ToolShape,
   args: Record<string, unknown>,
   from: { event: AuthorizedEvent; context: Context; idempotencyKey?: string; requestId: string },
@@ -66,7 +66,7 @@ export async function callRoute(
     isBase64Encoded: false,
     requestContext: { ...from.event.requestContext, routeKey: `${route.method} ${route.path}`, http: { ...from.event.requestContext.http, method: route.method, path } },
   };
-  const result = await handler(event, from.context);
+  const result = await invoke(route, event, from.context);
   const structured = typeof result === 'object' && result !== null && 'statusCode' in result ? result : { statusCode: 200, body: JSON.stringify(result) };
   const text = structured.body ?? '';
   return { status: structured.statusCode ?? 200, body: text ? JSON.parse(text) : undefined };

@@ -4,7 +4,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { routes, type RouteDefinition } from '../../functions/routes';
 import type { AuthorizedEvent } from '../http/request-context';
 import { tools, type ToolDefinition } from './catalog';
-import { callRoute, idempotencyKeyOf, type RouteHandler } from './dispatch';
+import { callRoute, idempotencyKeyOf } from './dispatch';
+import type { RouteInvoker } from './route-invoker';
 import { toolInput, toolOutput, type ToolShape } from './tool-schema';
 
 interface PreparedTool {
@@ -54,7 +55,7 @@ const toolError = (body: unknown, fallback: string): CallToolResult => {
  * A stateless MCP server for one HTTP request (a new one each time, as the SDK's stateless mode wants): it lists the
  * tools and runs a call through the route's handler, with the request's verified credential.
  */
-export function mcpServer(request: { event: AuthorizedEvent; context: Context; requestId: string; handlers: Record<string, RouteHandler> }): Server {
+export function mcpServer(request: { event: AuthorizedEvent; context: Context; requestId: string; invoke: RouteInvoker }): Server {
   const server = new Server({ name: 'billing-api', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: preparedTools.map((tool) => tool.listed) }));
   server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
@@ -62,7 +63,7 @@ export function mcpServer(request: { event: AuthorizedEvent; context: Context; r
     if (!tool) return toolError({ code: 'unknown_tool', message: `No tool named '${params.name}'.` }, '');
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     const caller = String(request.event.requestContext.authorizer?.lambda?.sub ?? request.event.requestContext.authorizer?.jwt?.claims?.sub ?? '');
-    const answer = await callRoute(tool.route, request.handlers[tool.route.id]!, tool.shape, args, {
+    const answer = await callRoute(tool.route, request.invoke, tool.shape, args, {
       event: request.event,
       context: request.context,
       requestId: request.requestId,

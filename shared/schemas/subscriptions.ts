@@ -1,9 +1,10 @@
 import { requireAll } from './common';
-import { object, type Schema } from './common';
+import { dateTime, id, nullable, object, type Schema } from './common';
 import { listQuerySchema, type FilterSpec } from './list-query';
+import { promotionCode } from './promotion-codes';
 
 /** Kept beside SUBSCRIPTION_STATUSES (shared/domain/subscriptions/subscription.ts); a unit test checks they agree. */
-export const SUBSCRIPTION_STATUS_VALUES = ['pending', 'active', 'cancelled'] as const;
+export const SUBSCRIPTION_STATUS_VALUES = ['pending', 'trialing', 'active', 'paused', 'cancelled'] as const;
 
 export const subscriptionFilters: FilterSpec = {
   status: { kind: 'enum', values: SUBSCRIPTION_STATUS_VALUES },
@@ -11,7 +12,49 @@ export const subscriptionFilters: FilterSpec = {
 };
 export const subscriptionListQuery = listQuerySchema(subscriptionFilters, { sortable: true });
 
-export const subscriptionCancelBody = object({ mode: { type: 'string', enum: ['end_of_period', 'immediately'] } });
+export const subscriptionCancelBody = object({
+  mode: { type: 'string', enum: ['end_of_period', 'immediately'] },
+  prorate: { type: 'boolean', description: '`immediately` only: credit the unused part of the period already billed (default false).' },
+});
+
+/** The products of a subscription (all of them): the same shape as a quote's lines. */
+const productInputs: Schema = {
+  type: 'array', minItems: 1, maxItems: 50,
+  items: object({ product_id: id, price_configuration_id: id, quantity: { type: 'integer', minimum: 0, maximum: 1_000_000_000 } }, ['product_id', 'price_configuration_id', 'quantity']),
+};
+
+/** `products` first: the route matrix sends a wrong type for the first member and expects a 400. */
+export const subscriptionCreateBody = object(
+  {
+    products: productInputs,
+    customer_id: id,
+    starts_at: { ...dateTime, description: 'Default: now. Its first billing date (after its trial, if any).' },
+    trial_ends_at: { ...nullable(dateTime), description: 'After starts_at: nothing is billed in advance before it; its periods are anchored on it.' },
+    invoicing_entity_id: id,
+    coupon_ids: { type: 'array', maxItems: 10, items: id },
+    promotion_code: promotionCode,
+  },
+  ['products', 'customer_id'],
+);
+
+const prorationBehavior = { type: 'string', enum: ['create_invoice', 'next_invoice', 'none'] };
+
+export const subscriptionChangeBody = object(
+  {
+    products: { ...productInputs, description: 'The new full product list: a product kept (same product and price configuration) keeps its id.' },
+    effective: { type: 'string', enum: ['now', 'next_period'], description: 'Default now (prorated); next_period: at the next billing date.' },
+    proration_behavior: { ...prorationBehavior, description: 'A change now: create_invoice (default), next_invoice or none.' },
+  },
+  ['products'],
+);
+
+export const subscriptionPauseBody = object({
+  billing: { type: 'string', enum: ['none', 'continue'], description: 'none (default): its billing dates during the pause issue nothing; continue: billed as usual.' },
+});
+
+export const subscriptionResumeBody = object({
+  proration_behavior: { type: 'string', enum: ['create_invoice', 'none'], description: 'create_invoice: invoice now the part of the period left, when a billing date passed unbilled during the pause.' },
+});
 
 const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };
@@ -71,5 +114,14 @@ export const subscriptionResource: Schema = requireAll({
       },
     },
     cancelled_at: nstr, ends_at: nstr, created_at: str, updated_at: str,
+    timezone: { ...str, description: "The zone its periods are counted in: the customer's, else its invoicing entity's, at creation." },
+    trial_ends_at: nstr, paused_at: nstr, pause_billing: { type: ['string', 'null'], enum: ['none', 'continue', null] },
+    scheduled_change: {
+      anyOf: [
+        { type: 'object', required: ['effective_at', 'products'], additionalProperties: false, properties: { effective_at: nstr, products: { type: 'array', items: subscriptionProduct } } },
+        { type: 'null' },
+      ],
+      description: 'A change that applies at the next billing date (effective next_period), or null.',
+    },
   },
 }, ['current_usage']);

@@ -11,6 +11,7 @@ import { DEFAULT_STAGE_THROTTLE } from '../../lib/rate-limits';
 import { groupRoutes, maxRoutesPerStack } from '../../lib/routes-stack';
 import { scheduledHandler } from '../../lib/scheduler';
 import { authorizerHandler, routesUsingSigningKey } from '../../lib/identity';
+import { tools as mcpTools } from '../../shared/mcp/catalog';
 import { AUTHORIZER_CACHE_SECONDS } from '../../shared/identity/resolution-cache';
 import { tableDefinition } from '../../shared/db/table-definition';
 import { EVENT_SOURCE_TYPES } from '../../shared/domain/events/map-change';
@@ -279,6 +280,20 @@ describe('HTTP API', () => {
       expect([routeId, kms]).toEqual([routeId, use === 'sign' ? ['kms:GetPublicKey', 'kms:Sign'] : use === 'publish' ? ['kms:GetPublicKey'] : []]);
     }
     expect(routesUsingSigningKey.getJwks).toBe('publish');
+  });
+
+  test('the MCP function may invoke the functions of its tools\' routes and no other, and knows their ARNs', () => {
+    const mcpFunction = functionIdByRoute.get('mcp')!;
+    const invoke = statementsOf(mcpFunction).filter((st) => st.Action === 'lambda:InvokeFunction');
+    expect(invoke).toHaveLength(1);
+    // Each resource is the ARN of one tool route's function, passed out of its nested stack (`…<routeId>Function…Arn`).
+    const toolRoutes = [...new Set(mcpTools.map((tool) => tool.route))];
+    const resources = (invoke[0]!.Resource as unknown[]).map((r) => JSON.stringify(r));
+    expect(resources).toHaveLength(toolRoutes.length);
+    for (const routeId of toolRoutes) expect([routeId, resources.filter((r) => r.includes(`${routeId}Function`)).length]).toEqual([routeId, 1]);
+    const fn = template.findResources('AWS::Lambda::Function')[mcpFunction] as Resource;
+    const routeFunctions = JSON.stringify(fn.Properties.Environment.Variables.ROUTE_FUNCTIONS);
+    for (const tool of mcpTools) expect(routeFunctions).toContain(tool.route);
   });
 
   test('one route per entry, on the one HTTP API, behind the authorizer unless public, integrated with that route\'s function', () => {

@@ -172,7 +172,7 @@ describe('GET /v2/subscriptions', () => {
     expect(await ids(`customer_id=${customers[0]!.id}&status=cancelled`)).toEqual([made[2]!.id]);
     const filtered = (await other.get(`/v2/subscriptions?customer_id=${customers[1]!.id}`)).body.meta;
     expect(filtered).toEqual({ total: 1, taken: 1, skipped: 0, approximateCount: false });
-    for (const bad of ['status=paused', 'customer=x', 'take=101']) expect((await other.get(`/v2/subscriptions?${bad}`)).status).toBe(400);
+    for (const bad of ['status=frozen', 'customer=x', 'take=101']) expect((await other.get(`/v2/subscriptions?${bad}`)).status).toBe(400);
   });
 });
 

@@ -33,6 +33,25 @@ describe('mapChange: subscriptions', () => {
     expect(types(active, { ...active, products: [product({ quantity: 4 })] })).toEqual(['subscription.updated']);
   });
 
+  it('tells a pause and a resume (not as updates), and the trial ending and ended', () => {
+    const active = subscription({ status: 'active' });
+    const paused = { ...active, status: 'paused' as const, paused_at: 'x', pause_billing: 'none' as const, _version: 1 };
+    expect(types(active, paused)).toEqual(['subscription.paused']);
+    expect(types(paused, { ...paused, status: 'active', paused_at: null, pause_billing: null })).toEqual(['subscription.resumed']);
+    const trialing = subscription({ status: 'trialing', trial_ends_at: '2026-02-14T10:00:00.000Z', trial_ending_notified: false });
+    expect(types(trialing, { ...trialing, trial_ending_notified: true })).toEqual(['subscription.trial_ending']);
+    const told = { ...trialing, trial_ending_notified: true };
+    expect(types(told, { ...told, status: 'active' })).toEqual(['subscription.trial_ended', 'subscription.activated']);
+    expect(types(undefined, trialing)).toEqual(['subscription.created']);
+  });
+
+  it('tells a change scheduled for the next period, and its undo, as updates', () => {
+    const active = subscription({ status: 'active' });
+    const scheduled = { ...active, scheduled_products: [product({ quantity: 9 })] };
+    expect(types(active, scheduled)).toEqual(['subscription.updated']);
+    expect(types(scheduled, active)).toEqual(['subscription.updated']);
+  });
+
   it('does not tell a billing run moving the period as an update', () => {
     const active = subscription({ status: 'active' });
     const billed = { ...active, billing_index: 1, next_billing_at: 'b', current_period_started_at: 'a', current_period_ends_at: 'b', updated_at: 'now', _version: 1 };

@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'aggregator.created', 'aggregator.updated', 'aggregator.deleted',
   'quote.created', 'quote.updated', 'quote.approved', 'quote.sent', 'quote.signed', 'quote.voided',
   'subscription.created', 'subscription.activated', 'subscription.updated', 'subscription.cancelled',
+  'subscription.paused', 'subscription.resumed', 'subscription.trial_ending', 'subscription.trial_ended',
   'invoice.created', 'invoice.grace_period.started', 'invoice.ready', 'invoice.settled', 'invoice.errored', 'invoice.voided',
   'credit_note.ready', 'credit_note.settled',
   'wallet.created', 'wallet.updated', 'wallet.credited', 'wallet.debited',

@@ -3,14 +3,13 @@ import { tableName } from '../../db/client';
 import { getItem } from '../../db/items';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
 import { DomainError } from '../../errors';
-import { newId } from '../../ids';
 import type { PricedLine } from '../invoices/amounts';
 import { createInvoice } from '../invoices/create';
 import type { CouponTerms } from '../invoices/invoice';
-import { computePrice } from '../pricing/compute-price';
-import { roundHalfUp } from '../pricing/arithmetic';
+import { line, type Period } from './lines';
+import { creditUse } from './proration';
 import {
-  billingDueKeys, couponsFor, periodStart, subscriptionKey, subscriptionListFields, type StoredSubscriptionProduct, type SubscriptionItem,
+  billingDueKeys, dueAt, TRIAL_NOTICE_MS, couponsFor, periodStart, subscriptionKey, subscriptionListFields, type StoredSubscriptionProduct, type SubscriptionItem,
 } from './subscription';
 import {
   isMetered, meteredAmount, meteredUnits, periodClosedAt, readingKey, readMeteredUsage, usageDescription, usageReads,
@@ -28,59 +27,18 @@ export class SubscriptionChanged extends Error {
   }
 }
 
-export interface Period {
-  starts_at: string;
-  ends_at: string;
-}
+export type { Period } from './lines';
 
 /** What one billing date of a subscription does: the invoice's lines (maybe none) and the subscription after it. */
 export interface BillingStep {
   /** The billing date (`next_billing_at` of the subscription read). */
   at: string;
   lines: PricedLine[];
-  /** The subscription's coupons that still apply to this invoice. */
+  /** The subscription's coupons that still apply to this invoice, then the proration credits it takes. */
   coupons: CouponTerms[];
   /** The invoice's billing period. */
   period: Period;
   next: SubscriptionItem;
-}
-
-const unitAmountOf = (amount: number, units: number): number => (units > 0 ? Number(roundHalfUp(BigInt(amount), BigInt(units))) : amount);
-
-/** A line priced other than at the product's fixed quantity (metered usage, late usage). */
-interface Charge {
-  units: number;
-  amount: number;
-  name?: string;
-  description: string | null;
-}
-
-function line(product: StoredSubscriptionProduct, period: Period | null, charge?: Charge): PricedLine {
-  const units = charge?.units ?? product.quantity;
-  const amount = charge?.amount ?? computePrice(product.price, { quantity: product.quantity }).amount;
-  const once = product.billing_interval.period === 'once';
-  const interval = product.billing_interval as { period: string; count?: number };
-  return {
-    id: newId('ili'),
-    name: charge?.name ?? product.name,
-    description: charge ? charge.description : product.description,
-    entry_type: 'product',
-    product_id: product.product_id,
-    product_type: product.product_type,
-    price_id: product.price.prices[0]?.id ?? null,
-    units_count: units,
-    unit_amount: unitAmountOf(amount, units),
-    gross: amount,
-    tax_rate_id: null,
-    period_starts_at: period?.starts_at ?? null,
-    period_ends_at: period?.ends_at ?? null,
-    revenue_type: once ? 'one_off' : product.fee_timing === 'in_arrears' ? 'usage' : 'recurring',
-    revenue_interval_count: once ? null : (interval.count ?? null),
-    revenue_interval_period: once ? null : interval.period,
-    display_unit_amount: product.price.type === 'fee',
-    display_service_period: period !== null,
-    original_line_item_id: null,
-  };
 }
 
 const dateOf = (iso: string) => iso.slice(0, 10);
@@ -136,8 +94,13 @@ function meteredStep(p: StoredSubscriptionProduct, previous: Period | null, usag
  * - one-off products not billed yet, unless it ends at this date (so: on the first invoice);
  * - in-arrears products (dynamic) for period j − 1, when j ≥ 1: a metered one at its usage of that period, priced by
  *   its prices, then its late usage of earlier invoiced periods (meteredStep); the others at their quantity;
- * lines of quantity 0 are left out. Then the cursor moves to date j + 1 and the current period to j; or, at the end
- * date of a cancellation at period end, the subscription is cancelled and leaves the scheduling index.
+ * - the proration held for the next invoice (`next_invoice`): its lines, and its credits after the coupons (a credit
+ *   the invoice cannot take whole waits for the next one);
+ * lines of quantity 0 are left out. A change scheduled for this date (`scheduled_products`) applies now: the arrears of
+ * the period that ended are the old list's, the new period's lines the new list's. A subscription paused without
+ * billing issues nothing at its billing dates (the date passes). Then the cursor moves to date j + 1 and the current
+ * period to j; or, at the end date of a cancellation at period end, the subscription is cancelled and leaves the
+ * scheduling index. Period 0 starts at the end of the trial, if any: the trial's usage is not billed.
  */
 export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string, usage: UsageReadings = new Map()): BillingStep {
   const j = s.billing_index;
@@ -145,25 +108,35 @@ export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string, usage: U
   const current: Period = { starts_at: at, ends_at: periodStart(s, j + 1) };
   const previous: Period | null = j >= 1 ? { starts_at: periodStart(s, j - 1), ends_at: at } : null;
   const ending = s.end_index !== null && j >= s.end_index;
+  const silent = s.status === 'paused' && s.pause_billing === 'none';
+  const upcoming = s.scheduled_products ?? s.products;
   const billable = s.products.filter((p) => p.quantity > 0 && !isMetered(p));
-  const advance = ending ? [] : billable.filter((p) => p.fee_timing === 'in_advance' && p.billing_interval.period !== 'once').map((p) => line(p, current));
-  const once = ending ? [] : billable.filter((p) => p.billing_interval.period === 'once' && !p.billed);
-  const metered = new Map(s.products.filter(isMetered).map((p) => [p.id, meteredStep(p, previous, usage, now)]));
-  const arrears = previous ? billable.filter((p) => p.fee_timing === 'in_arrears').map((p) => line(p, previous)) : [];
+  const startsNow = ending || silent ? [] : upcoming.filter((p) => p.quantity > 0 && !isMetered(p));
+  const advance = startsNow.filter((p) => p.fee_timing === 'in_advance' && p.billing_interval.period !== 'once').map((p) => line(p, current));
+  const once = startsNow.filter((p) => p.billing_interval.period === 'once' && !p.billed);
+  const metered = silent ? new Map() : new Map(s.products.filter(isMetered).map((p) => [p.id, meteredStep(p, previous, usage, now)]));
+  const arrears = previous && !silent ? billable.filter((p) => p.fee_timing === 'in_arrears').map((p) => line(p, previous)) : [];
   const usageLines = [...metered.values()].flatMap((m) => m.lines);
-  const lines = [...advance, ...once.map((p) => line(p, null)), ...arrears, ...usageLines];
+  const held = silent ? null : (s.pending_proration ?? null);
+  const lines = [...advance, ...once.map((p) => line(p, null)), ...arrears, ...usageLines, ...(held?.lines ?? [])];
   const period = advance.length === 0 && arrears.length + usageLines.length > 0 && previous ? previous : current;
   const billedOnce = new Set(once.map((p) => p.id));
-  const products = s.products.map((p) => metered.get(p.id)?.product ?? (billedOnce.has(p.id) ? { ...p, billed: true } : p));
-  const coupons = couponsFor(s, period.starts_at);
+  const products = upcoming.map((p) => metered.get(p.id)?.product ?? (billedOnce.has(p.id) ? { ...p, billed: true } : p));
+  const own = couponsFor(s, period.starts_at);
+  const credits = held?.credits ?? [];
+  const { taken, left } = creditUse(lines, own, credits);
   const issues = lines.some((l) => l.gross > 0);
-  const base = { ...withoutSchedule(s), products, billing_index: j + 1, first_invoice_issued: s.first_invoice_issued || issues, updated_at: now, _version: s._version + 1 };
+  const base = {
+    ...withoutSchedule(s), products, scheduled_products: null, billing_index: j + 1, first_invoice_issued: s.first_invoice_issued || issues,
+    advance_billed: !ending && !silent, pending_proration: left.length > 0 ? { lines: [], credits: left } : silent ? (s.pending_proration ?? null) : null,
+    updated_at: now, _version: s._version + 1,
+  };
   const next: SubscriptionItem = ending
     ? { ...base, status: 'cancelled', next_billing_at: null }
-    : { ...base, status: 'active', next_billing_at: current.ends_at, current_period_started_at: current.starts_at, current_period_ends_at: current.ends_at };
+    : { ...base, status: s.status === 'paused' ? 'paused' : 'active', next_billing_at: current.ends_at, current_period_started_at: current.starts_at, current_period_ends_at: current.ends_at };
   next.lf = subscriptionListFields(next);
   if (!ending) Object.assign(next, billingDueKeys(ctx, next));
-  return { at, lines, coupons, period, next };
+  return { at, lines, coupons: [...own, ...taken], period, next };
 }
 
 /** The subscription moved past a billing date, on the condition that nobody did first (the billed-through cursor). */
@@ -192,7 +165,20 @@ export async function billSubscription(ctx: Ctx, id: string): Promise<number> {
   let s = await getItem<SubscriptionItem>(subscriptionKey(ctx, id), true);
   for (let step = 0; s && step < MAX_BILLING_STEPS; step++) {
     const now = ctx.clock.now().toISOString();
-    if (s.status === 'cancelled' || s.next_billing_at === null || s.next_billing_at > now) break;
+    if (s.status === 'cancelled' || s.next_billing_at === null || dueAt(s) > now) break;
+    const told = trialNotice(ctx, s, now);
+    if (told) {
+      // Before its first billing date: the trial starts, or its end is near (each write is the event that tells it).
+      try {
+        await transactWrite([advanceItem(told, s), summaryUpdate(ctx, told)]);
+        s = told;
+      } catch (error) {
+        if (!(error instanceof ConditionFailed && error.index === 0)) throw error;
+        s = await getItem<SubscriptionItem>(subscriptionKey(ctx, id), true); // another run got there first
+      }
+      continue;
+    }
+    if (s.next_billing_at > now) break;
     const usage = await readMeteredUsage(ctx, s.customer_id, usageReads(s));
     const { lines, coupons, period, next } = billingStep(ctx, s, now, usage);
     const total = lines.reduce((sum, l) => sum + l.gross, 0);
@@ -221,6 +207,23 @@ export async function billSubscription(ctx: Ctx, id: string): Promise<number> {
     }
   }
   return invoices;
+}
+
+/**
+ * The writes a trial needs before its end: `pending → trialing` at `starts_at`, and `trial_ending_notified` once
+ * within TRIAL_NOTICE_MS of its end (`subscription.trial_ending`). Undefined when neither is due.
+ */
+function trialNotice(ctx: Ctx, s: SubscriptionItem, now: string): SubscriptionItem | undefined {
+  if (!s.trial_ends_at || s.billing_index > 0) return undefined;
+  const starts = s.status === 'pending' && s.starts_at <= now;
+  const notice = !s.trial_ending_notified && Date.parse(now) >= Date.parse(s.trial_ends_at) - TRIAL_NOTICE_MS && s.trial_ends_at > now;
+  if (!starts && !notice) return undefined;
+  const next: SubscriptionItem = {
+    ...withoutSchedule(s), status: starts ? 'trialing' : s.status, trial_ending_notified: s.trial_ending_notified || notice, updated_at: now, _version: s._version + 1,
+  };
+  next.lf = subscriptionListFields(next);
+  Object.assign(next, billingDueKeys(ctx, next));
+  return next;
 }
 
 /** Immediate cancellation, as the cancel route makes it (cancel.ts); exported for the billing run. */

@@ -13,7 +13,7 @@ import { rawEvents, readUsage } from '../metering/usage-read';
 import { priceBpsEvents } from '../pricing/bps-events';
 import { computePrice } from '../pricing/compute-price';
 import type { BpsTier, PricedConfiguration } from '../pricing/types';
-import type { Period } from './billing';
+import type { Period } from './lines';
 import { periodStart, type StoredSubscriptionProduct, type SubscriptionItem } from './subscription';
 
 /** What one metered product's period has been invoiced for (the arrears line plus any late-usage lines since). */

@@ -15,6 +15,7 @@ import { aggregatorReferenceMissing } from '../metering/aggregator-errors';
 import type { CustomerItem } from '../customers/customer';
 import { findCustomerItem } from '../customers/read';
 import { assertNotArchived } from '../customers/rules';
+import type { EntityItem } from '../invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../invoicing-entities/read';
 import { computePrice } from '../pricing/compute-price';
 import type { PricedConfiguration } from '../pricing/types';
@@ -22,6 +23,7 @@ import {
   billingDueKeys, periodStart, SUBSCRIPTION, subscriptionKey, subscriptionListFields, subscriptionListKeys,
   type RecurringInterval, type StoredSubscriptionProduct, type SubscriptionItem,
 } from './subscription';
+import { isTimeZone, UTC_ZONE } from './calendar';
 import { findSubscriptionItem, putOnVersion, summaryAlso } from './write';
 
 export interface SubscriptionProductInput {
@@ -40,6 +42,8 @@ export interface NewSubscriptionInput {
   invoicing_entity_id?: string;
   /** Coupons already redeemed by the caller (a quote's promotion code at its signature), applied to the invoices. */
   coupons?: CouponTerms[];
+  /** ISO date-time after `starts_at`: nothing is billed in advance before it; its periods are anchored on it. */
+  trial_ends_at?: string | null;
 }
 
 /** The new full product list of a subscription. */
@@ -185,16 +189,28 @@ async function customerFor(ctx: Ctx, id: string): Promise<CustomerItem & { curre
   return customer as CustomerItem & { currency: string };
 }
 
-async function assertEntity(ctx: Ctx, id: string): Promise<void> {
+async function entityOf(ctx: Ctx, id: string): Promise<EntityItem> {
   const entity = await findEntityItem(ctx, id, true).catch(() => undefined);
   if (!entity || entity.deleted_at) throw new RuleViolation('invoicing_entity_not_found', `No invoicing entity with id '${id}' (or it is deleted).`);
+  return entity;
 }
 
-function startOf(value: string): string {
+function dateTimeOf(value: string, member: string): string {
   const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(time)) throw new InvalidRequest('Invalid subscription: starts_at must be an ISO 8601 date-time.', [{ path: 'starts_at', message: 'must be a date-time' }]);
+  if (Number.isNaN(time)) throw new InvalidRequest(`Invalid subscription: ${member} must be an ISO 8601 date-time.`, [{ path: member, message: 'must be a date-time' }]);
   return new Date(time).toISOString();
 }
+
+function trialEndOf(value: string | null | undefined, startsAt: string): string | null {
+  if (value === undefined || value === null) return null;
+  const end = dateTimeOf(value, 'trial_ends_at');
+  if (end <= startsAt) throw new InvalidRequest('Invalid subscription: trial_ends_at must be after starts_at.', [{ path: 'trial_ends_at', message: 'must be after starts_at' }]);
+  return end;
+}
+
+/** The zone of its periods: the customer's, else its invoicing entity's, else UTC. */
+const zoneOf = (customer: CustomerItem, entity: EntityItem): string =>
+  [customer.timezone, entity.timezone].find((zone): zone is string => isTimeZone(zone)) ?? UTC_ZONE;
 
 /**
  * Checks everything (customer live with a currency, products usable, configurations active, in the customer's
@@ -215,13 +231,15 @@ function startOf(value: string): string {
  * where the billing run issues its first invoice (and makes a pending subscription active).
  */
 export async function prepareSubscription(ctx: Ctx, input: NewSubscriptionInput): Promise<PreparedSubscription> {
-  const starts_at = startOf(input.starts_at);
+  const starts_at = dateTimeOf(input.starts_at, 'starts_at');
+  const trial_ends_at = trialEndOf(input.trial_ends_at, starts_at);
   const customer = await customerFor(ctx, input.customer_id);
   const entityId = input.invoicing_entity_id ?? customer.invoicing_entity_id;
-  const [checked] = await Promise.all([checkProducts(ctx, input.products, customer.currency), assertEntity(ctx, entityId)]);
+  const [checked, entity] = await Promise.all([checkProducts(ctx, input.products, customer.currency), entityOf(ctx, entityId)]);
   const id = newId('sub');
   const now = ctx.clock.now().toISOString();
-  const shape = { starts_at, billing_interval: checked.interval };
+  const shape = { starts_at, trial_ends_at, billing_interval: checked.interval, timezone: zoneOf(customer, entity) };
+  const started = starts_at <= now;
   const subscription: SubscriptionItem = {
     ...subscriptionKey(ctx, id),
     ...subscriptionListKeys(ctx, now, id),
@@ -229,7 +247,7 @@ export async function prepareSubscription(ctx: Ctx, input: NewSubscriptionInput)
     _version: 0,
     id,
     customer_id: customer.id,
-    status: starts_at <= now ? 'active' : 'pending',
+    status: !started ? 'pending' : trial_ends_at ? 'trialing' : 'active',
     currency: customer.currency,
     invoicing_entity_id: entityId,
     quote_id: input.quote_id ?? null,
@@ -238,9 +256,13 @@ export async function prepareSubscription(ctx: Ctx, input: NewSubscriptionInput)
     billing_interval: checked.interval,
     products: checked.products,
     starts_at,
-    current_period_started_at: periodStart(shape, 0),
-    current_period_ends_at: periodStart(shape, 1),
-    next_billing_at: starts_at,
+    timezone: shape.timezone,
+    trial_ends_at,
+    trial_ending_notified: false,
+    advance_billed: false,
+    current_period_started_at: trial_ends_at ? starts_at : periodStart(shape, 0),
+    current_period_ends_at: trial_ends_at ?? periodStart(shape, 1),
+    next_billing_at: trial_ends_at ?? starts_at,
     cancel_at_period_end: false,
     cancelled_at: null,
     ends_at: null,
@@ -282,16 +304,34 @@ export async function prepareSubscriptionUpdate(ctx: Ctx, id: string, change: Su
     interval: current.billing_interval,
     productIds: new Set(current.products.map((p) => p.product_id)),
   });
-  const unused = [...current.products];
-  const products = checked.products.map((product) => {
+  const products = keepIdentities(current.products, checked.products);
+  // The quote's list applies from the next billing date: it replaces a change scheduled for then (PATCH next_period).
+  const subscription: SubscriptionItem = { ...current, products, scheduled_products: null, updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
+  return { subscription, items: [putOnVersion(subscription, current), ...checked.productIds.map((productId) => productUsableCheck(ctx, productId))] };
+}
+
+/**
+ * The checked products of a new list, each one the subscription already has (same product and configuration) keeping
+ * its id, whether it was billed (one-off), its meter snapshot and its invoiced usage.
+ */
+export function keepIdentities(before: StoredSubscriptionProduct[], after: StoredSubscriptionProduct[]): StoredSubscriptionProduct[] {
+  const unused = [...before];
+  return after.map((product) => {
     const kept = unused.findIndex((p) => p.product_id === product.product_id && p.price_configuration_id === product.price_configuration_id);
     if (kept < 0) return product;
-    const [before] = unused.splice(kept, 1);
+    const [was] = unused.splice(kept, 1);
     // A kept product keeps its meter (the aggregator snapshot, whatever its catalog product names now) and what its
     // periods were invoiced for.
-    const meter = before!.aggregator_id && product.fee_timing === 'in_arrears' ? { aggregator_id: before!.aggregator_id, unit_name: before!.unit_name ?? null, invoiced_usage: before!.invoiced_usage ?? [] } : {};
-    return { ...product, id: before!.id, ...(before!.billed && { billed: true }), ...meter };
+    const meter = was!.aggregator_id && product.fee_timing === 'in_arrears' ? { aggregator_id: was!.aggregator_id, unit_name: was!.unit_name ?? null, invoiced_usage: was!.invoiced_usage ?? [] } : {};
+    return { ...product, id: was!.id, ...(was!.billed && { billed: true }), ...meter };
   });
-  const subscription: SubscriptionItem = { ...current, products, updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
-  return { subscription, items: [putOnVersion(subscription, current), ...checked.productIds.map((productId) => productUsableCheck(ctx, productId))] };
+}
+
+/** The new full product list of `current`, checked like a new subscription's, in its currency and interval. */
+export async function checkedChange(ctx: Ctx, current: SubscriptionItem, inputs: SubscriptionProductInput[]): Promise<{ products: StoredSubscriptionProduct[]; productIds: string[] }> {
+  const checked = await checkProducts(ctx, inputs, current.currency, {
+    interval: current.billing_interval,
+    productIds: new Set(current.products.map((p) => p.product_id)),
+  });
+  return { products: keepIdentities(current.products, checked.products), productIds: checked.productIds };
 }

@@ -8,15 +8,18 @@ import type { CustomerSubscriptionSummary } from '../customers/customer';
 import type { PricedConfiguration } from '../pricing/types';
 import type { CouponTerms } from '../invoices/invoice';
 import { addInterval } from '../wallets/schedule';
+import type { PricedLine } from '../invoices/amounts';
+import { addLocalInterval, UTC_ZONE } from './calendar';
 import type { InvoicedUsage } from './metered';
 
 export const SUBSCRIPTION = 'SUB';
 
 /**
- * `pending` until `starts_at`, `active` from then (the billing run of `starts_at` makes the move), `cancelled` once it
- * ended (immediately, or at the end of its period). Hyperline's values; `paused` is not used.
+ * `pending` until `starts_at`, `trialing` from then until `trial_ends_at` when it has a trial, `active` from then (the
+ * billing run of its first billing date makes the move), `paused` between a pause and its resume, `cancelled` once it
+ * ended (immediately, or at the end of its period).
  */
-export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'cancelled'] as const;
+export const SUBSCRIPTION_STATUSES = ['pending', 'trialing', 'active', 'paused', 'cancelled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** A recurring billing interval (a price configuration's `billing_interval` other than `{period: once}`). */
@@ -89,6 +92,24 @@ export interface SubscriptionItem extends StoredItem {
   coupons?: CouponTerms[];
   /** Set by its first invoice: `once` coupons are spent. */
   first_invoice_issued?: boolean;
+  /**
+   * The IANA zone its periods are counted in (the customer's at creation, else its invoicing entity's). Absent on
+   * subscriptions written before zones: UTC.
+   */
+  timezone?: string;
+  /** The end of its trial (null without one): the first billing date, the anchor of its periods. */
+  trial_ends_at?: string | null;
+  /** Set once `subscription.trial_ending` was told (the write that sets it is the event). */
+  trial_ending_notified?: boolean;
+  /** While `paused`: since when, and whether the billing dates of the pause still invoice (`continue`) or not (`none`). */
+  paused_at?: string | null;
+  pause_billing?: PauseBilling | null;
+  /** Whether the current period's in-advance products were invoiced (false in a trial or a pause without billing). */
+  advance_billed?: boolean;
+  /** A change that applies at the next billing date (`effective: next_period`): the product list then. */
+  scheduled_products?: StoredSubscriptionProduct[] | null;
+  /** Proration held for the next invoice (`proration_behavior: next_invoice`): its charge lines and its credits. */
+  pending_proration?: PendingProration | null;
   gsi4pk?: string;
   gsi4sk?: string;
 }
@@ -97,17 +118,50 @@ export const subscriptionKey = (ctx: Ctx, id: string) => entityKey(ctx, SUBSCRIP
 export const subscriptionListKeys = (ctx: Ctx, createdAt: string, id: string) => listIndexKeys(ctx, SUBSCRIPTION, createdAt, id);
 export const subscriptionNotFound = (id: string) => new NotFound('subscription', id);
 
+export type PauseBilling = 'none' | 'continue';
+
+/** Credits are amounts excluding tax, applied to an invoice like amount coupons (they never make it negative). */
+export interface PendingProration {
+  lines: PricedLine[];
+  credits: CouponTerms[];
+}
+
+/** `subscription.trial_ending` is told this long before the trial ends (or at once for a shorter trial). */
+export const TRIAL_NOTICE_MS = 3 * 86_400_000;
+
 /** The scheduled billing's kind in the scheduling index (gsi4). */
 export const SUBSCRIPTION_BILLING = 'subscription_billing';
-export const billingDueKeys = (ctx: Ctx, item: Pick<SubscriptionItem, 'id' | 'next_billing_at'>) =>
-  dueIndexKeys(ctx, item.next_billing_at!, SUBSCRIPTION_BILLING, item.id);
+
+/**
+ * When the scheduler next needs the subscription: its next billing date, or earlier, in a trial not yet told
+ * `trial_ending`, the notice date (TRIAL_NOTICE_MS before its end, not before its start), and for a pending one with a
+ * trial, its start (it becomes `trialing`).
+ */
+type DueFields = Pick<SubscriptionItem, 'next_billing_at' | 'trial_ends_at' | 'trial_ending_notified' | 'starts_at' | 'status' | 'billing_index'>;
+export function dueAt(s: DueFields): string {
+  const candidates = [s.next_billing_at!];
+  if (s.trial_ends_at && s.billing_index === 0) {
+    if (!s.trial_ending_notified) candidates.push(new Date(Math.max(Date.parse(s.trial_ends_at) - TRIAL_NOTICE_MS, Date.parse(s.starts_at))).toISOString());
+    if (s.status === 'pending') candidates.push(s.starts_at);
+  }
+  return candidates.sort()[0]!;
+}
+
+export const billingDueKeys = (ctx: Ctx, item: DueFields & Pick<SubscriptionItem, 'id'>) =>
+  dueIndexKeys(ctx, dueAt(item), SUBSCRIPTION_BILLING, item.id);
 
 /** What the list filters see. */
 export const subscriptionListFields = (s: Pick<SubscriptionItem, 'status' | 'customer_id'>) => ({ status: s.status, customer_id: s.customer_id });
 
-/** The start of period `index` (period 0 starts at `starts_at`), counted from the start so month ends do not drift. */
-export const periodStart = (s: Pick<SubscriptionItem, 'starts_at' | 'billing_interval'>, index: number): string =>
-  index === 0 ? new Date(s.starts_at).toISOString() : addInterval(new Date(s.starts_at), s.billing_interval, index).toISOString();
+/** The anchor of its periods: the end of its trial, else its start. */
+export const anchorOf = (s: Pick<SubscriptionItem, 'starts_at' | 'trial_ends_at'>): string => s.trial_ends_at ?? s.starts_at;
+
+/**
+ * The start of period `index` (period 0 starts at the anchor: `trial_ends_at`, else `starts_at`), on the wall clock
+ * of the subscription's zone, counted from the anchor each time so month ends do not drift (calendar.ts).
+ */
+export const periodStart = (s: Pick<SubscriptionItem, 'starts_at' | 'billing_interval' | 'timezone' | 'trial_ends_at'>, index: number): string =>
+  addLocalInterval(anchorOf(s), s.billing_interval, index, s.timezone ?? UTC_ZONE);
 
 /**
  * The coupons of the invoice billed at period `periodStartsAt`: `forever` ones always, `once` ones on the first
@@ -160,6 +214,11 @@ export const toSubscription = (s: SubscriptionItem) => ({
     id, name, type, discount_amount, discount_percent, product_ids, repeat: repeat ?? 'once', duration: duration ?? null,
   })),
   starts_at: s.starts_at,
+  timezone: s.timezone ?? UTC_ZONE,
+  trial_ends_at: s.trial_ends_at ?? null,
+  paused_at: s.paused_at ?? null,
+  pause_billing: s.pause_billing ?? null,
+  scheduled_change: s.scheduled_products ? { effective_at: s.next_billing_at, products: s.scheduled_products.map(toProduct) } : null,
   current_period_started_at: s.current_period_started_at,
   current_period_ends_at: s.current_period_ends_at,
   next_billing_at: s.next_billing_at,

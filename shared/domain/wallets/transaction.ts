@@ -17,7 +17,7 @@ export interface WalletTransactionItem {
   currency: string;
   comment: string | null;
   /** What caused it: a load, an auto-load, a revert of another transaction, an invoice payment… */
-  source: 'load' | 'auto_load' | 'revert' | 'invoice' | 'credit_note';
+  source: 'load' | 'auto_load' | 'revert' | 'invoice' | 'credit_note' | 'subscription';
   reverts_transaction_id: string | null;
   reverted_by_transaction_id: string | null;
   invoice_id: string | null;
