@@ -48,6 +48,8 @@ const table = await ensureTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABL
 // Imported only now: the table client reads DYNAMODB_ENDPOINT when its module loads.
 const { startLocalApi } = await import('../lib/local/server');
 const keys = await loadOrCreateKeys(localDir);
+// Hosted pages: their links are signed with a key kept under .local/ and point at this server (docs/hosted-pages.md).
+process.env.PAGES_LINK_KEY_FILE ??= join(localDir, 'pages-link.key');
 const api = await startLocalApi({ keys, port, host: values.host });
 const token = await signToken(keys, { workspace: 'ws_local', scope: 'read write admin', expiresInSeconds: 24 * 3600 });
 // The CLI (npm run cli) finds the local table through this file.
@@ -73,6 +75,7 @@ const streamLine = `polled into functions/streams/events.ts${checkpointFile ? ' 
 console.log(`Billing API listening on ${api.url}
   DynamoDB: ${process.env.DYNAMODB_ENDPOINT} (${dynamo ? (values['in-memory'] ? 'DynamoDB Local, in memory' : 'DynamoDB Local, data in .local/dynamodb') : 'DYNAMODB_ENDPOINT'}), table '${process.env.TABLE_NAME}' ${table}
   OpenAPI:  ${api.url}/openapi.json
+  Pages:    ${process.env.PUBLIC_PAGES_URL ?? `${api.url}/pages`} (an invoice's public_url, a quote's url, POST /v1/customers/{id}/portal-sessions)
   Stream:   ${streamLine}
 
 API key of workspace ws_local (scopes read write admin; kept in .local/api-key):

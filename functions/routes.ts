@@ -9,6 +9,7 @@ import { invoicingEntityRoutes } from './invoicing-entities/routes';
 import { mcpRoutes } from './mcp/routes';
 import { meteringRoutes } from './metering/routes';
 import { oauthRoutes } from './oauth/routes';
+import { pageRoutes } from './pages/routes';
 import { paymentMethodRoutes } from './payment-methods/routes';
 import { promotionCodeRoutes } from './promotion-codes/routes';
 import { quoteRoutes } from './quotes/routes';
@@ -39,5 +40,6 @@ export const routes: RouteDefinition[] = [
   ...webhookRoutes,
   ...oauthRoutes,
   ...identityRoutes,
+  ...pageRoutes,
   ...mcpRoutes,
 ];

@@ -8,6 +8,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { lambdaBundling } from './bundling';
+import { bindPages, type PagesSettings } from './hosted-pages';
 import { grantTableAccess, type TableAccess } from './table-access';
 
 export type { TableAccess } from './table-access';
@@ -18,6 +19,8 @@ export interface FunctionOperations {
   logRetention: RetentionDays;
   /** Encrypts the log groups; the key must let CloudWatch Logs use it. Default: CloudWatch Logs' own encryption. */
   encryptionKey?: IKey;
+  /** The hosted pages' URL and link secret: every function may render an invoice or a quote, whose links it signs. */
+  pages?: PagesSettings;
 }
 
 export interface BillingFunctionProps {
@@ -71,6 +74,7 @@ export class BillingFunction extends Construct {
       description: props.description,
     });
     Tags.of(this.fn).add(props.tag[0], props.tag[1]);
+    if (operations.pages) bindPages(this.fn, operations.pages);
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permission (the only `*` a function gets; test/infra checks it).',

@@ -11,6 +11,7 @@ import { routes as routeTable, type RouteDefinition } from '../functions/routes'
 import { tableDefinition } from '../shared/db/table-definition';
 import type { FunctionOperations } from './billing-function';
 import { EventPipeline } from './event-pipeline';
+import { HostedPages } from './hosted-pages';
 import { Identity, type ExternalIssuer } from './identity';
 import { tools as mcpTools } from '../shared/mcp/catalog';
 
@@ -63,7 +64,10 @@ export class BillingStack extends Stack {
   ) {
     super(scope, id, props);
     const rateLimits = resolveRateLimits(this.node, rateLimitProps);
-    const operations: FunctionOperations = { logRetention, encryptionKey };
+    const api = new HttpApi(this, 'HttpApi', { apiName: `${this.stackName}-http` });
+    // Invoices and quotes carry signed links to their hosted pages: every function gets the secret and the URL.
+    const pages = new HostedPages(this, 'HostedPages', { api });
+    const operations: FunctionOperations = { logRetention, encryptionKey, pages: pages.settings };
     encryptionKey?.grantEncryptDecrypt(new ServicePrincipal(`logs.${this.region}.amazonaws.com`));
 
     const table = new Table(this, 'Table', {
@@ -93,7 +97,6 @@ export class BillingStack extends Stack {
     const events = new EventPipeline(this, 'Events', { table, projectRoot, operations, encryptionKey });
     new Scheduler(this, 'Scheduler', { table, projectRoot, operations });
 
-    const api = new HttpApi(this, 'HttpApi', { apiName: `${this.stackName}-http` });
     // The backstop for the whole API; the per-workspace limits are the route functions' (shared/http/rate-limit.ts).
     throttleStage(api, rateLimits.stage);
     // The service is its own token issuer; an external one is trusted only when configured (docs/identity.md).
@@ -131,6 +134,7 @@ export class BillingStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
+    new CfnOutput(this, 'PublicPagesUrl', { value: pages.settings.url, description: 'Where invoice, quote and portal links point (PUBLIC_PAGES_URL).' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'DeliveryQueueName', { value: events.deliveryQueue.queueName });
     new CfnOutput(this, 'DeliveryDeadLetterQueueName', { value: events.deliveryDeadLetterQueue.queueName });

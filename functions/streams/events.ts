@@ -2,6 +2,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { isTransient, quarantine } from '../../shared/domain/events/quarantine';
 import { processRecord } from '../../shared/domain/events/stream-record';
 import { applyUsageRecords } from '../../shared/domain/metering/usage-stream';
+import { linkKeyReady } from '../../shared/pages/link-key';
 
 type Failure = DynamoDBBatchResponse | undefined;
 
@@ -13,6 +14,7 @@ type Failure = DynamoDBBatchResponse | undefined;
  * skipped. Both steps are idempotent per change, so a retried batch applies nothing twice.
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  await linkKeyReady(); // invoices and quotes in events carry signed page links
   const usageFailure = await applyUsage(event.Records);
   if (usageFailure) return usageFailure;
   for (const record of event.Records) {

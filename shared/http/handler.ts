@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Ctx } from '../context';
+import { linkKeyReady } from '../pages/link-key';
 import { errorMapping } from './errors';
 import { requestLog } from '../observability/request-log';
 import { idempotency, withClaimOf, type Replay } from './idempotency';
@@ -45,8 +46,10 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
     // First, so that it sees the final response (its after and onError run last): one log line per request.
     .use(requestLog(route))
     .use({
-      before: ({ event }) => {
+      before: async ({ event }) => {
         contexts.set(event, requestCtx(event, route.scope));
+        // Invoices and quotes carry signed links to their hosted pages: the key is read once per instance.
+        await linkKeyReady();
       },
     })
     .use(limiter.middleware)

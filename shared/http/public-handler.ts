@@ -5,7 +5,7 @@ import { requestLog } from '../observability/request-log';
 import { errorMapping } from './errors';
 import { eventRequestId } from './request-id';
 import { headerValue, MAX_BODY_BYTES, noQuery, parseBody, PayloadTooLarge, validatePart } from './request-parts';
-import { apiHeaders, json } from './responses';
+import { apiHeaders, binary, BinaryResponse, json } from './responses';
 import type { RouteMeta } from './route-meta';
 
 /** What a public route's core answers besides JSON: a page or a redirect (`html`, `redirect`). */
@@ -68,6 +68,7 @@ export function publicHandler<Body = Record<string, unknown>, Query = Record<str
       const query = validatePart<Query>('query', route.validate.query ?? noQuery, { ...(event.queryStringParameters ?? {}) });
       const body = validatePart<Body>('body', route.validate.body, route.validate.body ? parsePublicBody(event) : {});
       const result = await core({ query, body, headers: event.headers, event, requestId });
+      if (result instanceof BinaryResponse) return binary(route.status, result, requestId); // a file (a hosted page's PDF)
       if (result instanceof WebResponse) {
         return { statusCode: result.status, headers: { ...apiHeaders(requestId), ...result.headers }, body: result.body };
       }

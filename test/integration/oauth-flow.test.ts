@@ -5,7 +5,7 @@
  */
 import { decodeJwt } from 'jose';
 import { startTestApi, newWorkspace, withEntity, type Client, type TestApi } from '../support/api';
-import { browser, formOf, pkce, type Browser, type Page } from '../support/browser';
+import { browser, formOf, pkce, type Browser, type Page } from '../support/oauth-browser';
 import { movableClock } from '../support/clock';
 import { postForm, startMetadataHost, withEnv } from '../support/oauth';
 import { startUpstreamProvider, type UpstreamProvider } from '../support/upstream-provider';

@@ -13,7 +13,7 @@ import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { decodeJwt } from 'jose';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
-import { browser } from '../support/browser';
+import { browser } from '../support/oauth-browser';
 import { withEnv } from '../support/oauth';
 import { startUpstreamProvider, type UpstreamProvider } from '../support/upstream-provider';
 

@@ -178,7 +178,7 @@ describe('POST /v1/quotes', () => {
     const approved = await simpleQuote({ status: 'approved' });
     expect([approved.status, approved.url]).toEqual(['approved', null]);
     const sent = await simpleQuote({ status: 'pending_signature' });
-    expect(sent).toMatchObject({ status: 'pending_signature', url: expect.stringMatching(new RegExp(`/quotes/${sent.id}$`)), sent_at: expect.any(String) });
+    expect(sent).toMatchObject({ status: 'pending_signature', url: expect.stringMatching(/\/pages\/quotes\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/), sent_at: expect.any(String) });
   });
 });
 
@@ -321,7 +321,7 @@ describe('quote moves (decisions.md, "Quotes")', () => {
     expect((await act(created.id, 'finalize')).body.url).toBeNull();
     const sent = (await act(created.id, 'send', { email: 'cfo@globex.test', message: 'Our offer' })).body;
     expect(sent).toMatchObject({
-      status: 'pending_signature', url: `https://pay.billing.invalid/quotes/${created.id}`, sent_to: 'cfo@globex.test', sent_message: 'Our offer', sent_at: expect.any(String),
+      status: 'pending_signature', url: expect.stringMatching(/\/pages\/quotes\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/), sent_to: 'cfo@globex.test', sent_message: 'Our offer', sent_at: expect.any(String),
     });
     const signed = (await act(created.id, 'sign', { signer_name: 'Ada', signer_email: 'ada@globex.test' })).body;
     expect(signed).toMatchObject({ status: 'signed', url: sent.url, signer_name: 'Ada', signer_email: 'ada@globex.test' });

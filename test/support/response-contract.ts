@@ -45,11 +45,14 @@ export function responseViolations(method: string, url: string, status: number, 
   // pages say is the OAuth tests' business.
   if (routeDefinition?.response.schema.contentMediaType === 'text/html' && (contentType?.startsWith('text/html') || (status >= 300 && status < 400))) return [];
   let schema: Schema;
+  // A hosted page answers in HTML, its refusals too (a 404 or 410 page, the form again with its reason).
+  if (routeDefinition?.path.startsWith('/pages/') && contentType?.startsWith('text/html')) return [];
   const jsonRpc = routeDefinition?.errorFormat === 'jsonrpc' && typeof body === 'object' && body !== null && 'jsonrpc' in body;
   if (status >= 400) schema = routeDefinition?.errorFormat === 'oauth' && status === 400 ? oauthErrorResource : jsonRpc ? jsonRpcErrorResource : errorResource;
   else if (!routeDefinition) return [`${method} ${path} answered ${status} but is no route`];
   else if (status !== routeDefinition.response.status) return [`${routeDefinition.id} answered ${status}, documented ${routeDefinition.response.status}`];
   else if (routeDefinition.response.schema.format === 'binary') return contentType?.startsWith('application/pdf') ? [] : [`${routeDefinition.id}: not a PDF`];
+  else if (routeDefinition.response.schema.contentMediaType === 'text/html') return contentType?.startsWith('text/html') ? [] : [`${routeDefinition.id}: not HTML`];
   else schema = routeDefinition.response.schema;
   if (!contentType?.startsWith('application/json')) return [`${method} ${path} ${status}: content-type ${contentType}`];
   const validate = validator(schema);

@@ -1,5 +1,6 @@
 import { makeCtx } from '../../shared/context';
 import { mapChange } from '../../shared/domain/events/map-change';
+import { verifyLink } from '../../shared/pages/links';
 import { newEntityItem } from '../../shared/domain/invoicing-entities/invoicing-entity';
 import type { InvoiceItem } from '../../shared/domain/invoices/invoice';
 
@@ -31,8 +32,11 @@ describe('mapChange: invoices', () => {
   });
 
   it('gives the public invoice as data', () => {
-    const [event] = mapChange(undefined, invoice() as never);
-    expect(event!.data).toMatchObject({ id: 'inv_1', public_url: expect.stringContaining('inv_1') });
+    const [event] = mapChange(undefined, invoice({ emitted_at: '2025-12-01T00:00:00.000Z', due_at: '2025-12-31T00:00:00.000Z' }) as never);
+    expect(event!.data).toMatchObject({ id: 'inv_1' });
+    // Its hosted page: a link signed for this invoice (docs/hosted-pages.md).
+    const token = String((event!.data as { public_url: string }).public_url).split('/').pop()!;
+    expect(verifyLink(token, 'invoice', new Date('2026-01-01T00:00:00Z'))).toMatchObject({ kind: 'invoice', id: 'inv_1' });
     expect(event!.data).not.toHaveProperty('pk');
     expect(event!.data).not.toHaveProperty('credited_by_line');
   });

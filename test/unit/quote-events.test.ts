@@ -1,5 +1,6 @@
 import { mapChange } from '../../shared/domain/events/map-change';
 import type { QuoteItem } from '../../shared/domain/quotes/quote';
+import { verifyLink } from '../../shared/pages/links';
 
 const quote = (over: Partial<QuoteItem> = {}) =>
   ({
@@ -38,7 +39,10 @@ describe('mapChange: quotes', () => {
     const [created] = mapChange(undefined, quote() as never);
     expect(created!.data).toMatchObject({ id: 'quo_1', number: 'QUO-1', url: null });
     for (const internal of ['pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'lf']) expect(created!.data).not.toHaveProperty(internal);
-    const [sent] = mapChange(quote({ status: 'approved' }) as never, quote({ status: 'pending_signature' }) as never);
-    expect(sent!.data).toMatchObject({ status: 'pending_signature', url: expect.stringMatching(/\/quotes\/quo_1$/) });
+    const [sent] = mapChange(quote({ status: 'approved' }) as never, quote({ status: 'pending_signature', created_at: '2026-01-01T00:00:00.000Z' }) as never);
+    expect(sent!.data).toMatchObject({ status: 'pending_signature' });
+    // Its hosted page: a link signed for this quote (docs/hosted-pages.md).
+    const token = String((sent!.data as { url: string }).url).split('/').pop()!;
+    expect(verifyLink(token, 'quote', new Date('2026-01-02T00:00:00.000Z'))).toMatchObject({ kind: 'quote', id: 'quo_1' });
   });
 });

@@ -10,9 +10,10 @@ describe('the route table', () => {
   it('needs read for GET and write for the rest (DESIGN.md §7); only client registration takes any scope, API keys admin; OAuth and discovery are public', () => {
     const oauthProtocol = (path: string) => path.startsWith('/.well-known/') || (path.startsWith('/oauth/') && path !== '/oauth/register');
     for (const route of routes) {
+      // Public: OAuth's protocol routes and discovery, and the hosted pages (their link is the credential).
       const expected =
         route.path === '/oauth/register' ? 'any'
-        : oauthProtocol(route.path) ? 'public'
+        : oauthProtocol(route.path) || route.path.startsWith('/pages/') ? 'public'
         : route.path.startsWith('/v1/api-keys') ? 'admin' // managing credentials takes the admin scope
         : route.method === 'GET' ? 'read' : 'write';
       expect([route.id, route.scope]).toEqual([route.id, expected]);
@@ -35,13 +36,15 @@ describe('the route table', () => {
   it('answers create with 201 and everything else with 200 (decisions.md); the OAuth browser routes that end in a redirect, 302', () => {
     const redirects = ['oauthAuthorize', 'oauthConsent'];
     for (const route of routes) {
+      // A hosted page's form answers with a redirect back to its page (docs/hosted-pages.md).
+      const form = route.method === 'POST' && route.path.startsWith('/pages/');
       if (route.scope === 'public') {
-        expect([route.id, route.response.status]).toEqual([route.id, redirects.includes(route.id) ? 302 : 200]);
+        expect([route.id, route.response.status]).toEqual([route.id, redirects.includes(route.id) ? 302 : form ? 303 : 200]);
         continue;
       }
       // Also creates, under their parent: a credit top-up or usage (decisions.md: top up 201), a payment method, an
       // invoice's transaction or credit note.
-      const child = /\/credits\/\{productId\}\/(topup|usage)$|\/(payment-methods|transactions|credit-notes)$/;
+      const child = /\/credits\/\{productId\}\/(topup|usage)$|\/(payment-methods|transactions|credit-notes|portal-sessions)$/;
       const creates = route.method === 'POST' && (!/\/\{id\}\//.test(route.path) || child.test(route.path));
       expect([route.id, route.response.status]).toEqual([route.id, creates ? 201 : 200]);
     }

@@ -5,6 +5,7 @@ import { dueIndexKeys, entityKey, listIndexKeys } from '../../db/keys';
 import type { TaxSchemeName } from '../../money/tax-scheme';
 import type { Address } from '../customers/customer';
 import type { PaymentMethodSummary } from '../payment-methods/payment-method';
+import { invoiceLinkExpiry, linkUrl, workspaceOfKey } from '../../pages/links';
 
 export const INVOICE = 'INV';
 
@@ -177,6 +178,8 @@ export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url'> & {
   charge_attempt?: { id: string; started_at: string; provider_key?: string };
   gsi4pk?: string;
   gsi4sk?: string;
+  /** Revocation of the hosted page's links: revoking moves it on, and only links of the current one open (hosted-pages.md). */
+  link_generation?: number;
 };
 
 export const invoiceKey = (ctx: Ctx, id: string) => entityKey(ctx, INVOICE, id);
@@ -197,8 +200,9 @@ export const invoiceListFields = (i: Pick<Invoice, ListedMembers>) => ({
   subscription_id: i.subscription_id,
 });
 
-/** Where the customer pays: the hosted page (configured per deployment; see docs/invoices.md). */
-export const publicUrl = (id: string): string => `${(process.env.PUBLIC_PAGES_URL ?? 'https://pay.billing.invalid').replace(/\/$/, '')}/invoices/${id}`;
+/** Where the customer pays: the invoice's hosted page, a signed capability link (docs/hosted-pages.md). */
+export const publicUrl = (item: Pick<InvoiceItem, 'pk' | 'id' | 'due_at' | 'emitted_at' | 'link_generation'>): string =>
+  linkUrl({ kind: 'invoice', workspaceId: workspaceOfKey(item.pk), id: item.id, generation: item.link_generation ?? 0, expiresAt: invoiceLinkExpiry(item) });
 
 /** The grace period's end in the scheduling index (gsi4), for the scheduled move to to_pay. */
 export const GRACE_PERIOD = 'invoice_grace';
@@ -219,11 +223,12 @@ export function assertStorable(item: InvoiceItem): void {
 const INTERNAL = [
   'pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'gsi4pk', 'gsi4sk', 'lf', 'invoicing_entity_id', 'tax_rate_exact', 'coupon_terms',
   'promotion_code_id', 'redeemed_coupon_ids', 'fixed_dates', 'credited_amount', 'refunded_amount', 'credited_by_line', 'wallet_load', 'charge_attempt',
+  'link_generation',
 ] as const;
 
 export function toInvoice(item: InvoiceItem): Invoice {
   const copy: Record<string, unknown> = { ...item };
   if (Array.isArray(item.line_items)) copy.line_items = item.line_items.map(({ own_tax_rate: _own, ...line }) => line);
   for (const name of INTERNAL) delete copy[name];
-  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), amount_credited: item.amount_credited ?? 0, public_url: publicUrl(item.id) };
+  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), amount_credited: item.amount_credited ?? 0, public_url: publicUrl(item) };
 }

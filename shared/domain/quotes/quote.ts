@@ -3,6 +3,7 @@ import type { StoredItem } from '../../db/items';
 import { entityKey, listIndexKeys } from '../../db/keys';
 import type { BillingInterval, CommitmentInterval } from '../catalog/price-configuration';
 import type { PriceType, TierCharge } from '../pricing/types';
+import { linkUrl, quoteLinkExpiry, workspaceOfKey } from '../../pages/links';
 
 export const QUOTE = 'QUO';
 
@@ -104,7 +105,10 @@ export interface Quote extends QuoteEditable {
   updated_at: string;
 }
 
-export type QuoteItem = StoredItem & Omit<Quote, 'url'>;
+export type QuoteItem = StoredItem & Omit<Quote, 'url'> & {
+  /** Revocation of the hosted page's links (docs/hosted-pages.md). */
+  link_generation?: number;
+};
 
 export const quoteKey = (ctx: Ctx, id: string) => entityKey(ctx, QUOTE, id);
 
@@ -119,16 +123,16 @@ export const quoteListFields = (q: Pick<Quote, 'status' | 'customer_id' | 'type'
   created_at: q.created_at,
 });
 
-/** Where the customer reads and signs the quote (the same hosted pages as invoices: PUBLIC_PAGES_URL). */
-export const quotePageUrl = (id: string): string =>
-  `${(process.env.PUBLIC_PAGES_URL ?? 'https://pay.billing.invalid').replace(/\/$/, '')}/quotes/${id}`;
+/** Where the customer reads and signs the quote: its hosted page, a signed capability link (docs/hosted-pages.md). */
+export const quotePageUrl = (item: Pick<QuoteItem, 'pk' | 'id' | 'created_at' | 'expires_at' | 'link_generation'>): string =>
+  linkUrl({ kind: 'quote', workspaceId: workspaceOfKey(item.pk), id: item.id, generation: item.link_generation ?? 0, expiresAt: quoteLinkExpiry(item) });
 
 const WITH_URL: readonly QuoteStatus[] = ['pending_signature', 'signed'];
 
-const INTERNAL = ['pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'lf'] as const;
+const INTERNAL = ['pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'lf', 'link_generation'] as const;
 
 export function toQuote(item: QuoteItem): Quote {
   const copy: Record<string, unknown> = { ...item };
   for (const name of INTERNAL) delete copy[name];
-  return { ...(copy as unknown as Omit<Quote, 'url'>), url: WITH_URL.includes(item.status) ? quotePageUrl(item.id) : null };
+  return { ...(copy as unknown as Omit<Quote, 'url'>), url: WITH_URL.includes(item.status) ? quotePageUrl(item) : null };
 }

@@ -9,6 +9,7 @@ import { invoicingEntityFixtures } from './invoicing-entities';
 import { mcpFixtures } from './mcp';
 import { meteringFixtures } from './metering';
 import { oauthFixtures } from './oauth';
+import { pageFixtures } from './pages';
 import { paymentMethodFixtures } from './payment-methods';
 import { promotionCodeFixtures } from './promotion-codes';
 import { quoteFixtures } from './quotes';
@@ -33,6 +34,7 @@ const areas: AreaFixtures[] = [
   webhookFixtures,
   oauthFixtures,
   identityFixtures,
+  pageFixtures,
   mcpFixtures,
 ];
 

@@ -1,0 +1,66 @@
+import type { Ctx } from '../../context';
+import { NotFound } from '../../errors';
+import { toInvoice, type Invoice, type InvoiceItem, type PaymentTransaction } from '../invoices/invoice';
+import { chargeInvoice } from '../invoices/charge';
+import { findInvoiceItem } from '../invoices/read';
+import type { PaymentMethodItem } from '../payment-methods/payment-method';
+import { createPaymentMethod, findPaymentMethod } from '../payment-methods/payment-methods';
+import { audienceOf, type Audience } from './audience';
+import { submitOnce, type Submission } from './page-effect';
+
+/** Statuses a customer never sees: a draft is not issued yet, a closed draft never was. */
+const HIDDEN = new Set(['draft', 'closed']);
+/** Statuses the page offers to pay (as `POST …/charge` accepts them). */
+const PAYABLE = new Set(['to_pay', 'partially_paid', 'error']);
+
+export const documentUnavailable = (id: string) => new NotFound('document', id);
+
+export interface InvoicePage {
+  invoice: Invoice;
+  audience: Audience;
+  /** The method a "pay" without a new card charges: the invoice's, else the customer's default (as charge does). */
+  savedMethod: PaymentMethodItem | null;
+  payable: boolean;
+  /** A charge is at the provider right now. */
+  chargeInProgress: boolean;
+  /** The latest failed payment, while the invoice is in `error`. */
+  lastFailure: PaymentTransaction | null;
+}
+
+/** The invoice (or credit note) of a link, as long as the link's generation is the invoice's (revocation). */
+export async function findLinkedInvoice(ctx: Ctx, id: string, generation: number): Promise<InvoiceItem> {
+  const item = await findInvoiceItem(ctx, id).catch(() => undefined);
+  if (!item || HIDDEN.has(item.status) || (item.link_generation ?? 0) !== generation) throw documentUnavailable(id);
+  return item;
+}
+
+export async function invoicePage(ctx: Ctx, id: string, generation: number): Promise<InvoicePage> {
+  const item = await findLinkedInvoice(ctx, id, generation);
+  const audience = await audienceOf(ctx, item.customer_id, item.invoicing_entity_id);
+  const methodId = item.payment_method_id ?? audience.customer.current_payment_method_id;
+  const savedMethod = methodId ? await findPaymentMethod(ctx, item.customer_id, methodId).catch(() => null) : null;
+  const failures = item.status === 'error' ? item.transactions.filter((t) => t.type === 'payment' && t.status === 'failed') : [];
+  return {
+    invoice: toInvoice(item),
+    audience,
+    savedMethod,
+    payable: item.type === 'invoice' && PAYABLE.has(item.status) && item.amount_due > 0,
+    chargeInProgress: !!item.charge_attempt,
+    lastFailure: failures.at(-1) ?? null,
+  };
+}
+
+/** What the pay form sends: the saved method, or a token of the provider's card form (a new card, saved then charged). */
+export type PayChoice = { method: 'saved' } | { method: 'card'; token: string };
+
+/**
+ * The pay button: charges the amount due through the very function of `POST /v1/invoices/{id}/charge` (claim,
+ * provider, outcome), once per submitted form (page-effect.ts). A new card is first saved for the customer (it does
+ * not become the default unless the customer has none, as `POST …/payment-methods` decides) and charged.
+ */
+export async function payInvoiceFromPage(ctx: Ctx, item: InvoiceItem, choice: PayChoice, nonce: string): Promise<Submission<Invoice>> {
+  return submitOnce(ctx, 'payInvoicePage', nonce, { invoice: item.id, ...choice }, async () => {
+    const method = choice.method === 'card' ? await createPaymentMethod(ctx, item.customer_id, { token: choice.token }) : undefined;
+    return chargeInvoice(ctx, item.id, method?.id);
+  });
+}

@@ -1,0 +1,37 @@
+import { NOTICE_NAMES } from '../pages/notices';
+import { id, object, out, resource, text, type Schema } from './common';
+
+/** A hosted page's path: its capability link's token (shared/pages/links.ts). */
+export const pageTokenPath: Schema = object({ token: text(400, 1) }, ['token']);
+
+/** `?notice=`: what the page says after one of its forms (a fixed list, shared/pages/notices.ts). */
+export const pageQuery: Schema = object({ notice: { type: 'string', enum: NOTICE_NAMES } });
+
+/** A page: HTML (text/html; charset=utf-8), its CSS inlined, no script. */
+export const pageResource: Schema = { type: 'string', contentMediaType: 'text/html', description: 'The page (HTML).' };
+
+/** Every form carries its CSRF token (shared/pages/csrf.ts); checked by the page, which says when it is missing. */
+const csrf = text(100);
+const cardToken = text(200);
+
+export const payForm: Schema = object({ csrf, method: { type: 'string', enum: ['saved', 'card'] }, token: cardToken }, ['method']);
+
+export const signForm: Schema = {
+  ...object({ csrf, signer_name: text(255), signer_email: text(320), tax_id: text(100), token: cardToken, accept: { type: 'string', enum: ['yes'] } }),
+  // One field per `collect_custom_property_ids` entry: `custom.<property id>`.
+  patternProperties: { '^custom\\.[^.]{1,100}$': text(1000) },
+};
+
+export const addCardForm: Schema = object({ csrf, token: cardToken }, ['token']);
+export const paymentMethodForm: Schema = object({ csrf, payment_method_id: id }, ['payment_method_id']);
+
+export const portalSessionPath: Schema = object({ id, sessionId: id }, ['id', 'sessionId']);
+
+export const portalSessionResource: Schema = resource({
+  id: { type: 'string', description: '`ps_…`' },
+  customer_id: out.string,
+  url: { type: 'string', description: 'The portal: a signed link, valid until `expires_at` (one hour) unless revoked.' },
+  created_at: out.dateTime,
+  expires_at: out.dateTime,
+  revoked_at: out.nullableDateTime,
+});
