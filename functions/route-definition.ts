@@ -23,8 +23,7 @@ export interface RouteDefinition {
   tag: string;
   request: { path?: Schema; query?: Schema; body?: Schema };
   response: { status: number; schema: Schema; list?: boolean };
-  /** `oauth`: RFC 7591 errors on 400; `jsonrpc`: the route answers JSON-RPC 2.0 errors of its own (POST /mcp). */
-  errorFormat?: 'oauth' | 'jsonrpc';
+  errorFormat?: 'oauth';
   /**
    * A GET whose Lambda writes to the table: the OAuth browser flow's GETs, which start or continue a sign-in. Other
    * GET routes only read (lib/table-access.ts).

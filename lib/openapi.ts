@@ -1,7 +1,6 @@
 import { routes, type RouteDefinition } from '../functions/routes';
 import type { Schema } from '../shared/schemas/common';
 import { schemaComponents } from '../shared/schemas/components';
-import { jsonRpcErrorResource } from '../shared/schemas/mcp';
 import { MAX_KEY_LENGTH } from '../shared/http/idempotency';
 
 /**
@@ -189,9 +188,7 @@ function operation(route: RouteDefinition) {
     status,
     route.errorFormat === 'oauth' && status === '400'
       ? { description: route.path === '/oauth/register' ? 'Invalid client metadata (RFC 7591 §3.2.2).' : 'An OAuth error (RFC 6749 §5.2).', headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') }, content: { 'application/json': { schema: ref('schemas', 'OAuthError') } } }
-      : route.errorFormat === 'jsonrpc' && ['400', '413', '415'].includes(status)
-        ? { description: `${ERRORS[status]![1]} As a JSON-RPC 2.0 error.`, headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') }, content: { 'application/json': { schema: jsonRpcErrorResource } } }
-        : ref('responses', ERRORS[status]![0]),
+      : ref('responses', ERRORS[status]![0]),
   ]);
   return {
     operationId: route.id,

@@ -4,7 +4,7 @@ import { DomainError } from '../../shared/errors';
 import { errorResponse } from '../../shared/http/errors';
 import { requestCtx, type AuthorizedEvent } from '../../shared/http/request-context';
 import { eventRequestId } from '../../shared/http/request-id';
-import { parseBody, validatePart } from '../../shared/http/request-parts';
+import { requestParts } from '../../shared/http/request-parts';
 import { apiHeaders, json } from '../../shared/http/responses';
 import { serviceIssuer } from '../../shared/identity/issuer';
 import { routeInvoker } from '../../shared/mcp/route-invoker';
@@ -18,7 +18,7 @@ const invoke = routeInvoker();
  * API's (an OAuth access token or an API key, resolved by the authorizer); each tool call then runs its route's own
  * handler with it, so scopes, isolation, rate limits and idempotency are the HTTP API's.
  */
-export async function handler(event: AuthorizedEvent, context: Context): Promise<APIGatewayProxyResultV2> {
+export const handler = async (event: AuthorizedEvent, context: Context): Promise<APIGatewayProxyResultV2> => {
   const requestId = eventRequestId(event);
   try {
     requestCtx(event, route.scope);
@@ -28,10 +28,11 @@ export async function handler(event: AuthorizedEvent, context: Context): Promise
   }
   let message: unknown;
   try {
-    // The API's own parsing and validation (415, 413, 400) first: one JSON-RPC message, never a batch.
-    message = validatePart('body', route.validate.body, parseBody(event));
+    // The API's own parsing and validation first (415, 413, 400 in its error format, as on every route): no query,
+    // one JSON-RPC message, never a batch.
+    message = requestParts(route, event).body;
   } catch (error) {
-    if (error instanceof DomainError) return jsonRpcError(error, requestId);
+    if (error instanceof DomainError) return errorResponse(route, error, requestId);
     throw error;
   }
   const headers = new Headers(event.headers as Record<string, string>);
@@ -43,6 +44,7 @@ export async function handler(event: AuthorizedEvent, context: Context): Promise
   try {
     await server.connect(transport);
     const response = await transport.handleRequest(request, { parsedBody: message });
+    if (response.status >= 400) return protocolRefusal(response, requestId);
     const answerHeaders: Record<string, string> = { ...apiHeaders(requestId) };
     response.headers.forEach((value, name) => {
       answerHeaders[name] = value;
@@ -51,10 +53,14 @@ export async function handler(event: AuthorizedEvent, context: Context): Promise
   } finally {
     await server.close();
   }
-}
+};
 
-/** A request refused before MCP sees it, answered as JSON-RPC 2.0 errors are: parse error, or invalid request. */
-function jsonRpcError(error: DomainError, requestId: string): APIGatewayProxyResultV2 {
-  const code = error.code === 'malformed_json' ? -32700 : -32600;
-  return json(error.status, { jsonrpc: '2.0', id: null, error: { code, message: error.message } }, requestId);
+/**
+ * A request the MCP transport itself refuses (a wrong Accept header, a JSON-RPC response posted as a request…):
+ * answered in the API's error format like every other refusal, with the transport's reason.
+ */
+async function protocolRefusal(response: Response, requestId: string): Promise<APIGatewayProxyResultV2> {
+  const refused = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+  const message = refused.error?.message ?? `The MCP transport refused the request (${response.status}).`;
+  return json(response.status, { message, code: 'mcp_request_refused', request_id: requestId }, requestId);
 }

@@ -17,6 +17,6 @@ export interface RouteMeta {
   scope: Scope;
   status: number;
   /** `oauth`: errors follow RFC 7591 (`{error, error_description}`) instead of the API's error body. */
-  errorFormat?: 'oauth' | 'jsonrpc';
+  errorFormat?: 'oauth';
   validate: { path?: ValidateFunction; query?: ValidateFunction; body?: ValidateFunction };
 }

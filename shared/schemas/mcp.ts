@@ -6,9 +6,10 @@ export const jsonRpcMessage: Schema = {
   required: ['jsonrpc', 'method'],
   properties: {
     jsonrpc: { type: 'string', enum: ['2.0'] },
-    id: { anyOf: [{ type: 'string', maxLength: 255 }, { type: 'integer' }] },
+    id: { anyOf: [{ type: 'string', maxLength: 255 }, { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }] },
     method: { type: 'string', minLength: 1, maxLength: 255 },
-    params: { type: 'object' },
+    // Open by design (JSON-RPC): the MCP SDK checks it per method, and a tool's arguments are checked by its route's validators.
+    params: { type: 'object', additionalProperties: true },
   },
   additionalProperties: false,
 };
@@ -33,9 +34,3 @@ function jsonRpcErrorMembers(): Schema {
   };
 }
 
-/** The body of a 4xx the MCP endpoint answers itself (malformed JSON, a wrong Accept header…): JSON-RPC's. */
-export const jsonRpcErrorResource: Schema = {
-  type: 'object',
-  required: ['jsonrpc', 'error'],
-  properties: { jsonrpc: { type: 'string', enum: ['2.0'] }, id: { type: ['string', 'integer', 'null'] }, error: jsonRpcErrorMembers() },
-};

@@ -48,8 +48,7 @@ const refusedAs = (reply: Reply, variant: TokenVariant, requestId: string) =>
   reply.headers.get('x-content-type-options') === 'nosniff' &&
   reply.headers.get('cache-control') === 'no-store';
 
-const errorOf = (route: RouteDefinition, body: any) =>
-  route.errorFormat === 'oauth' ? body.error : route.errorFormat === 'jsonrpc' && body.jsonrpc ? body.error?.message : body.code;
+const errorOf = (route: RouteDefinition, body: any) => (route.errorFormat === 'oauth' ? body.error : body.code);
 
 describe('the route table', () => {
   it('knows a fixture for every {id} and a valid body for every body', () => {

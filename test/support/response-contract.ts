@@ -4,7 +4,6 @@ import { routes } from '../../functions/routes';
 import { createRouter } from '../../lib/local/router';
 import type { Schema } from '../../shared/schemas/common';
 import { errorResource, oauthErrorResource } from '../../shared/schemas/errors';
-import { jsonRpcErrorResource } from '../../shared/schemas/mcp';
 
 /**
  * Every response an integration test receives is checked against its route's response schema, strictly: an object
@@ -47,8 +46,7 @@ export function responseViolations(method: string, url: string, status: number, 
   let schema: Schema;
   // A hosted page answers in HTML, its refusals too (a 404 or 410 page, the form again with its reason).
   if (routeDefinition?.path.startsWith('/pages/') && contentType?.startsWith('text/html')) return [];
-  const jsonRpc = routeDefinition?.errorFormat === 'jsonrpc' && typeof body === 'object' && body !== null && 'jsonrpc' in body;
-  if (status >= 400) schema = routeDefinition?.errorFormat === 'oauth' && status === 400 ? oauthErrorResource : jsonRpc ? jsonRpcErrorResource : errorResource;
+  if (status >= 400) schema = routeDefinition?.errorFormat === 'oauth' && status === 400 ? oauthErrorResource : errorResource;
   else if (!routeDefinition) return [`${method} ${path} answered ${status} but is no route`];
   else if (status !== routeDefinition.response.status) return [`${routeDefinition.id} answered ${status}, documented ${routeDefinition.response.status}`];
   else if (routeDefinition.response.schema.format === 'binary') return contentType?.startsWith('application/pdf') ? [] : [`${routeDefinition.id}: not a PDF`];

@@ -12,7 +12,8 @@ describe('the route table', () => {
     for (const route of routes) {
       // Public: OAuth's protocol routes and discovery, and the hosted pages (their link is the credential).
       const expected =
-        route.path === '/oauth/register' ? 'any'
+        // The MCP endpoint takes any valid credential: each tool's own route then demands its scope.
+        route.path === '/oauth/register' || route.path === '/mcp' ? 'any'
         : oauthProtocol(route.path) || route.path.startsWith('/pages/') ? 'public'
         : route.path.startsWith('/v1/api-keys') ? 'admin' // managing credentials takes the admin scope
         : route.method === 'GET' ? 'read' : 'write';
@@ -45,7 +46,8 @@ describe('the route table', () => {
       // Also creates, under their parent: a credit top-up or usage (decisions.md: top up 201), a payment method, an
       // invoice's transaction or credit note.
       const child = /\/credits\/\{productId\}\/(topup|usage)$|\/(payment-methods|transactions|credit-notes|portal-sessions)$/;
-      const creates = route.method === 'POST' && (!/\/\{id\}\//.test(route.path) || child.test(route.path));
+      // POST /mcp is a JSON-RPC call, not a creation.
+      const creates = route.method === 'POST' && route.path !== '/mcp' && (!/\/\{id\}\//.test(route.path) || child.test(route.path));
       expect([route.id, route.response.status]).toEqual([route.id, creates ? 201 : 200]);
     }
   });
