@@ -1,7 +1,8 @@
 /**
  * A real MCP client library against the authorization server, unaided: the MCP TypeScript SDK's `auth()` discovers
  * (RFC 9728 → RFC 8414), identifies itself by a Client ID Metadata Document served over https, sends the person
- * through sign-in and consent (our OAuthClientProvider plays the browser), exchanges the code and later refreshes.
+ * through sign-in and consent (our OAuthClientProvider plays the browser), exchanges the code and later refreshes;
+ * then an MCP client of the same SDK connects to /mcp through that flow and uses its tools.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +10,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { decodeJwt } from 'jose';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
@@ -113,4 +116,31 @@ it('discovers, identifies itself by its metadata document, gets a token for /mcp
   const firstRefresh = saved.tokens!.refresh_token;
   expect(await auth(implementation, { serverUrl })).toBe('AUTHORIZED');
   expect(saved.tokens!.refresh_token).not.toBe(firstRefresh);
+});
+
+it('an MCP client of the SDK connects to /mcp through the whole OAuth flow, then lists and calls tools as the person\'s workspace', async () => {
+  const { implementation, saved } = provider([owner.workspace]);
+  const serverUrl = new URL(`${api.url}/mcp`);
+  const connect = async () => {
+    const client = new McpClient({ name: 'oauth-agent', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(serverUrl, { authProvider: implementation });
+    await client.connect(transport);
+    return { client, transport };
+  };
+  // First contact: a 401, from which the SDK discovers the server, sends the person to consent, and stops.
+  const pending = new StreamableHTTPClientTransport(serverUrl, { authProvider: implementation });
+  await expect(new McpClient({ name: 'oauth-agent', version: '1.0.0' }).connect(pending)).rejects.toBeInstanceOf(UnauthorizedError);
+  await pending.finishAuth(saved.code!);
+
+  const { client } = await connect();
+  try {
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('create_invoice');
+    await withEntity(owner);
+    const made = await client.callTool({ name: 'create_customer', arguments: { name: 'Made by an agent', currency: 'EUR' } });
+    expect(made.isError).toBeFalsy();
+    const id = (made.structuredContent as { id: string }).id;
+    expect((await owner.get(`/v1/customers/${id}`)).body).toMatchObject({ id, name: 'Made by an agent' });
+  } finally {
+    await client.close();
+  }
 });
