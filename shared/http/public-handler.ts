@@ -24,6 +24,7 @@ export const redirect = (location: string, status: 302 | 303 = 302, headers: Rec
   new WebResponse(status, '', { location, ...headers });
 
 export interface PublicInput<Body, Query> {
+  path: Record<string, string>;
   query: Query;
   body: Body;
   headers: APIGatewayProxyEventV2['headers'];
@@ -53,7 +54,7 @@ export function parsePublicBody(event: APIGatewayProxyEventV2): unknown {
 /**
  * The stack of a route without a bearer token (`scope: 'public'`): OAuth endpoints, discovery documents and hosted
  * pages, whose credential, if any, is their own (a code, a signed link). Same log line and error mapping as
- * `httpHandler`, same validation of query and body, but no workspace, rate limit or idempotency: a public core
+ * `httpHandler`, same validation of path, query and body, but no workspace, rate limit or idempotency: a public core
  * takes its workspace from what it verifies, never from the request as sent.
  */
 export function publicHandler<Body = Record<string, unknown>, Query = Record<string, unknown>>(
@@ -65,9 +66,10 @@ export function publicHandler<Body = Record<string, unknown>, Query = Record<str
     .use(errorMapping(route))
     .handler(async (event) => {
       const requestId = eventRequestId(event);
+      const path = validatePart<Record<string, string>>('path', route.validate.path, { ...(event.pathParameters ?? {}) });
       const query = validatePart<Query>('query', route.validate.query ?? noQuery, { ...(event.queryStringParameters ?? {}) });
       const body = validatePart<Body>('body', route.validate.body, route.validate.body ? parsePublicBody(event) : {});
-      const result = await core({ query, body, headers: event.headers, event, requestId });
+      const result = await core({ path, query, body, headers: event.headers, event, requestId });
       if (result instanceof BinaryResponse) return binary(route.status, result, requestId); // a file (a hosted page's PDF)
       if (result instanceof WebResponse) {
         return { statusCode: result.status, headers: { ...apiHeaders(requestId), ...result.headers }, body: result.body };

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { clock } from '../clock';
 import { makeCtx, type Ctx } from '../context';
 import { DomainError, NotFound } from '../errors';
-import { headerValue, validatePart } from '../http/request-parts';
+import { headerValue } from '../http/request-parts';
 import type { BinaryResponse } from '../http/responses';
 import { html, publicHandler, redirect, type PublicInput, type WebResponse } from '../http/public-handler';
 import type { RouteMeta } from '../http/route-meta';
@@ -57,8 +57,7 @@ export function pageHandler<Body = Record<string, string>, Query = Record<string
 ) {
   return publicHandler<Body, Query>(route, async (input) => {
     await linkKeyReady();
-    // publicHandler validates query and body; the path (the token's length and shape) is this wrapper's to check.
-    const { token } = validatePart<{ token: string }>('path', route.validate.path, { ...(input.event.pathParameters ?? {}) });
+    const token = input.path.token!; // its length and shape checked by publicHandler, against the route's path schema
     let claims: LinkClaims;
     try {
       claims = verifyLink(token, kind, clock.now());
