@@ -12,6 +12,15 @@ export interface TrustedIssuer {
 }
 
 let remote: { url: string; keys: JWTVerifyGetKey } | undefined;
+/** The service's key set, built once per signing key (its public JWK object), not on every resolution. */
+let own: { jwk: object; keys: JWTVerifyGetKey } | undefined;
+
+async function ownKeys(): Promise<JWTVerifyGetKey> {
+  const jwks = await serviceJwks();
+  const jwk = jwks.keys[0]!;
+  if (own?.jwk !== jwk) own = { jwk, keys: createLocalJWKSet(jwks) };
+  return own.keys;
+}
 
 /**
  * Whose JWTs the API accepts: always the service's own (iss = its base URL, signed by its key); locally also the
@@ -19,9 +28,9 @@ let remote: { url: string; keys: JWTVerifyGetKey } | undefined;
  * EXTERNAL_JWT_JWKS_URL), an external identity provider whose tokens carry `workspace_id` and `scope` claims.
  */
 export async function trustedIssuers(): Promise<TrustedIssuer[]> {
-  const own = createLocalJWKSet(await serviceJwks());
-  const issuers: TrustedIssuer[] = [{ issuer: serviceIssuer(), audiences: resourceIdentifiers(), keys: own }];
-  if (signsLocally()) issuers.push({ issuer: DEVELOPMENT_ISSUER, audiences: [DEVELOPMENT_AUDIENCE], keys: own });
+  const keys = await ownKeys();
+  const issuers: TrustedIssuer[] = [{ issuer: serviceIssuer(), audiences: resourceIdentifiers(), keys }];
+  if (signsLocally()) issuers.push({ issuer: DEVELOPMENT_ISSUER, audiences: [DEVELOPMENT_AUDIENCE], keys });
   const external = process.env.EXTERNAL_JWT_ISSUER;
   if (external) {
     const url = process.env.EXTERNAL_JWT_JWKS_URL || `${external.replace(/\/+$/, '')}/.well-known/jwks.json`;
