@@ -1,30 +1,18 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
-import { accessibilityViolations, cspViolations, launchBrowser, screenshot } from '../support/browser';
+import type { Browser, Page } from 'playwright-core';
+import type { Client, TestApi } from '../support/api';
+import { accessibilityViolations, browserTest, closeBrowserSuite, openBrowserSuite, screenshot } from '../support/browser';
 import { movableClock } from '../support/clock';
 
 let api: TestApi;
 let client: Client;
 let browser: Browser | undefined;
-let context: BrowserContext;
 let page: Page;
 let csp: string[];
 
 beforeAll(async () => {
-  browser = await launchBrowser('test/browser/invoice-page.test.ts');
-  api = await startTestApi();
-  client = await api.client();
-  await withEntity(client);
-  if (browser) {
-    context = await browser.newContext({ acceptDownloads: true });
-    page = await context.newPage();
-    csp = cspViolations(page);
-  }
+  ({ api, client, browser, page, csp } = await openBrowserSuite('test/browser/invoice-page.test.ts'));
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await api.close();
-});
+afterAll(() => closeBrowserSuite({ api, browser }));
 
 const customer = async (extra: Record<string, unknown> = {}) =>
   (await client.post('/v1/customers', { name: 'Jane Payer', currency: 'EUR', billing_address: { country: 'FR' }, ...extra })).body;
@@ -34,7 +22,7 @@ const toPay = async (customerId: string) =>
 const invoice = async (id: string) => (await client.get(`/v1/invoices/${id}`)).body;
 const payments = (inv: { transactions: Array<{ type: string; status: string }> }) => inv.transactions.filter((t) => t.type === 'payment');
 
-const it_ = (name: string, fn: () => Promise<void>, timeout = 60_000) => it(name, async () => (browser ? fn() : undefined), timeout);
+const it_ = browserTest(() => browser);
 
 describe('the invoice page', () => {
   it_('shows the invoice with a strict CSP and no accessibility violation, and pays it with tok_visa', async () => {

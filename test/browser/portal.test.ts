@@ -1,33 +1,21 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
-import { accessibilityViolations, cspViolations, launchBrowser, screenshot } from '../support/browser';
+import type { Browser, Page } from 'playwright-core';
+import type { Client, TestApi } from '../support/api';
+import { accessibilityViolations, browserTest, closeBrowserSuite, openBrowserSuite, screenshot } from '../support/browser';
 import { movableClock } from '../support/clock';
 import { pricedProduct, subscribe } from '../support/subscriptions';
 
 let api: TestApi;
 let client: Client;
 let browser: Browser | undefined;
-let context: BrowserContext;
 let page: Page;
 let csp: string[];
 
 beforeAll(async () => {
-  browser = await launchBrowser('test/browser/portal.test.ts');
-  api = await startTestApi();
-  client = await api.client();
-  await withEntity(client);
-  if (browser) {
-    context = await browser.newContext({ acceptDownloads: true });
-    page = await context.newPage();
-    csp = cspViolations(page);
-  }
+  ({ api, client, browser, page, csp } = await openBrowserSuite('test/browser/portal.test.ts'));
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await api.close();
-});
+afterAll(() => closeBrowserSuite({ api, browser }));
 
-const it_ = (name: string, fn: () => Promise<void>) => it(name, async () => (browser ? fn() : undefined), 60_000);
+const it_ = browserTest(() => browser);
 
 /** A customer with an invoice to pay, a credit note, a wallet of 50.00 €, 40 credits and an active subscription. */
 async function customerWithHistory(extra: Record<string, unknown> = {}) {

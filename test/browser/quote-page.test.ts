@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
-import { accessibilityViolations, cspViolations, launchBrowser, screenshot } from '../support/browser';
+import type { Client, TestApi } from '../support/api';
+import { accessibilityViolations, browserTest, closeBrowserSuite, openBrowserSuite, screenshot } from '../support/browser';
 import { seatTiers } from '../support/route-fixtures/catalog';
 
 let api: TestApi;
@@ -10,22 +10,12 @@ let page: Page;
 let csp: string[];
 
 beforeAll(async () => {
-  browser = await launchBrowser('test/browser/quote-page.test.ts');
-  api = await startTestApi();
-  client = await api.client();
-  await withEntity(client);
-  if (browser) {
-    page = await (await browser.newContext()).newPage();
-    csp = cspViolations(page);
-  }
+  ({ api, client, browser, page, csp } = await openBrowserSuite('test/browser/quote-page.test.ts'));
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await api.close();
-});
+afterAll(() => closeBrowserSuite({ api, browser }));
 
 const MONTHLY = { period: 'months', count: 1 };
-const it_ = (name: string, fn: () => Promise<void>) => it(name, async () => (browser ? fn() : undefined), 60_000);
+const it_ = browserTest(() => browser);
 
 const customer = async (extra: Record<string, unknown> = {}) =>
   (await client.post('/v1/customers', { name: 'Initech', currency: 'EUR', billing_address: { country: 'FR' }, ...extra })).body;

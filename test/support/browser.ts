@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { startTestApi, withEntity, type TestApi } from './api';
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -54,3 +55,25 @@ export function cspViolations(page: Page): string[] {
 }
 
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+/**
+ * What every browser test file starts with: the test API with one client and its invoicing entity, Chromium (when
+ * present) with one page whose CSP violations are collected. `closeBrowserSuite` ends both.
+ */
+export async function openBrowserSuite(file: string) {
+  const browser = await launchBrowser(file);
+  const api = await startTestApi();
+  const client = await api.client();
+  await withEntity(client);
+  const page = browser ? await (await browser.newContext({ acceptDownloads: true })).newPage() : (undefined as unknown as Page);
+  return { browser, api, client, page, csp: browser ? cspViolations(page) : [] };
+}
+
+export async function closeBrowserSuite(suite: { browser?: Browser; api?: TestApi }): Promise<void> {
+  await suite.browser?.close();
+  await suite.api?.close();
+}
+
+/** A browser test: run where Chromium is, a no-op (after launchBrowser's printed notice) where it is not. */
+export const browserTest = (browser: () => Browser | undefined) => (name: string, fn: () => Promise<void>, timeout = 60_000) =>
+  it(name, async () => (browser() ? fn() : undefined), timeout);
