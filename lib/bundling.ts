@@ -1,3 +1,5 @@
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -31,6 +33,19 @@ export const lambdaEsbuildOptions = {
   alias: { fontkit: fontkitStub },
 } satisfies BuildOptions;
 
+/**
+ * Files that travel beside every bundle instead of inside it, read at run time on first use: the translation
+ * catalogs (shared/i18n/catalog.ts). Each lands at the path, relative to the bundle's index.mjs, that its reading
+ * module uses relative to itself (`new URL('./messages/fr.json', import.meta.url)`), so the same code reads the
+ * source folder under tsx and the copy in a Lambda.
+ */
+export const bundleAssets = [{ from: 'shared/i18n/messages', to: 'messages' }] as const;
+
+/** Copies `bundleAssets` from the project into a bundle's folder (the benchmark's bundles; CDK's use the hook below). */
+export function copyBundleAssets(projectRoot: string, outdir: string): void {
+  for (const asset of bundleAssets) cpSync(join(projectRoot, asset.from), join(outdir, asset.to), { recursive: true });
+}
+
 /** The same settings as CDK bundling options (NodejsFunction writes index.mjs for ESM by itself). */
 export const lambdaBundling: BundlingOptions = {
   format: OutputFormat.ESM,
@@ -42,4 +57,9 @@ export const lambdaBundling: BundlingOptions = {
   // An explicit empty list overrides CDK's default of marking @aws-sdk/* external.
   externalModules: [],
   esbuildArgs: { '--alias:fontkit': fontkitStub },
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) => bundleAssets.map((a) => `cp -R "${join(inputDir, a.from)}" "${join(outputDir, a.to)}"`),
+  },
 };

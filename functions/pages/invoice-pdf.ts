@@ -1,4 +1,4 @@
-import { findLinkedInvoice } from '../../shared/domain/pages/invoice-page';
+import { findLinkedInvoice } from '../../shared/domain/pages/linked-invoice';
 import { downloadInvoice } from '../../shared/domain/invoices/pdf/download';
 import { pageHandler } from '../../shared/pages/page-handler';
 import { route } from '../../shared/schemas/generated/invoicePagePdf.js';

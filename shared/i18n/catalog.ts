@@ -1,26 +1,35 @@
+import { readFileSync } from 'node:fs';
 import { LANGUAGES, type Language } from '../schemas/value-sets';
-import { de } from './messages/de';
-import { en, type MessageKey } from './messages/en';
-import { es } from './messages/es';
-import { fr } from './messages/fr';
-import { it } from './messages/it';
-import { nl } from './messages/nl';
-import { pl } from './messages/pl';
-import { pt } from './messages/pt';
+import type english from './messages/en.json';
 
-export type { MessageKey } from './messages/en';
 export type { Language } from '../schemas/value-sets';
 
 /**
- * One plain key → text map per spec language (shared/i18n/messages/<language>.ts), for the hosted pages and, later,
+ * One plain key → text JSON file per spec language (shared/i18n/messages/<language>.json), for the hosted pages and
  * the invoice PDF. Texts may hold `{name}` placeholders. test/unit/i18n-catalogs.test.ts checks that every language
  * has exactly the English keys, each non-empty and with the same placeholders.
+ *
+ * The files are not bundled into the functions: they travel beside the bundle (lib/bundling.ts `bundleAssets`, at
+ * the same path relative to it as to this module) and a language is read on its first use, so a function loads the
+ * one or two languages it serves, not all eight, and its bundle does not grow with every text added.
  */
+export type MessageKey = keyof typeof english;
+
 export type Catalog = Record<MessageKey, string>;
 
-export const CATALOGS: Record<Language, Catalog> = { en, fr, de, it, nl, es, pt, pl };
-
 export const DEFAULT_LANGUAGE: Language = 'en';
+
+const loaded = new Map<Language, Catalog>();
+
+/** The catalog of `language`, read once per process (a few KB, synchronously: it is needed to answer at all). */
+export function catalog(language: Language): Catalog {
+  let found = loaded.get(language);
+  if (!found) {
+    found = JSON.parse(readFileSync(new URL(`./messages/${language}.json`, import.meta.url), 'utf8')) as Catalog;
+    loaded.set(language, found);
+  }
+  return found;
+}
 
 export const isLanguage = (value: unknown): value is Language => typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 
@@ -46,4 +55,4 @@ export type Translate = (key: MessageKey, values?: Record<string, string | numbe
 
 /** The text of `key` in `language`, its placeholders replaced (values are inserted as given: escape when rendering HTML). */
 export const translator = (language: Language): Translate => (key, values = {}) =>
-  CATALOGS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  catalog(language)[key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { lambdaEsbuildOptions } from '../../lib/bundling';
+import { copyBundleAssets, lambdaEsbuildOptions } from '../../lib/bundling';
 import { median } from './stats';
 
 export interface BundleTarget {
@@ -20,10 +20,11 @@ export interface BundleResult extends BundleTarget {
   medianImportMs: number;
 }
 
-/** Bundles one entry exactly as the CDK stack does, into `outRoot/<name>/index.mjs` (NodejsFunction's layout). */
+/** Bundles one entry exactly as the CDK stack does, into `outRoot/<name>/index.mjs` (NodejsFunction's layout), its assets beside it. */
 async function bundle(target: BundleTarget, projectRoot: string, outRoot: string): Promise<string> {
   const outdir = join(outRoot, target.name);
   await build({ ...lambdaEsbuildOptions, entryPoints: [{ in: join(projectRoot, target.entry), out: 'index' }], outdir, write: true, logLevel: 'warning' });
+  copyBundleAssets(projectRoot, outdir);
   return join(outdir, 'index.mjs');
 }
 

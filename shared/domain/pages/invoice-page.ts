@@ -1,19 +1,16 @@
 import type { Ctx } from '../../context';
-import { NotFound } from '../../errors';
 import { toInvoice, type Invoice, type InvoiceItem, type PaymentTransaction } from '../invoices/invoice';
 import { chargeInvoice } from '../invoices/charge';
-import { findInvoiceItem } from '../invoices/read';
 import type { PaymentMethodItem } from '../payment-methods/payment-method';
 import { createPaymentMethod, findPaymentMethod } from '../payment-methods/payment-methods';
 import { audienceOf, type Audience } from './audience';
+import { findLinkedInvoice } from './linked-invoice';
 import { submitOnce, type Submission } from './page-effect';
 
-/** Statuses a customer never sees: a draft is not issued yet, a closed draft never was. */
-const HIDDEN = new Set(['draft', 'closed']);
+export { documentUnavailable, findLinkedInvoice } from './linked-invoice';
+
 /** Statuses the page offers to pay (as `POST …/charge` accepts them). */
 const PAYABLE = new Set(['to_pay', 'partially_paid', 'error']);
-
-export const documentUnavailable = (id: string) => new NotFound('document', id);
 
 export interface InvoicePage {
   invoice: Invoice;
@@ -25,13 +22,6 @@ export interface InvoicePage {
   chargeInProgress: boolean;
   /** The latest failed payment, while the invoice is in `error`. */
   lastFailure: PaymentTransaction | null;
-}
-
-/** The invoice (or credit note) of a link, as long as the link's generation is the invoice's (revocation). */
-export async function findLinkedInvoice(ctx: Ctx, id: string, generation: number): Promise<InvoiceItem> {
-  const item = await findInvoiceItem(ctx, id).catch(() => undefined);
-  if (!item || HIDDEN.has(item.status) || (item.link_generation ?? 0) !== generation) throw documentUnavailable(id);
-  return item;
 }
 
 export async function invoicePage(ctx: Ctx, id: string, generation: number): Promise<InvoicePage> {

@@ -10,7 +10,7 @@ import { signQuote } from '../quotes/sign';
 import { getSubscription } from '../subscriptions/read';
 import type { Subscription } from '../subscriptions/subscription';
 import { audienceOf, type Audience } from './audience';
-import { documentUnavailable } from './invoice-page';
+import { documentUnavailable } from './linked-invoice';
 import { submitOnce, type Submission } from './page-effect';
 
 /** A quote has a page while it waits for the signature and once signed (its `url` is null otherwise). */

@@ -1,0 +1,36 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { bundleAssets, copyBundleAssets, lambdaBundling, lambdaEsbuildOptions } from '../../lib/bundling';
+import { catalog } from '../../shared/i18n/catalog';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('assets beside the bundle (the translation catalogs)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bundle-assets-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a bundled function reads a language from the copy beside it, and carries no catalog inside', async () => {
+    const entry = join(dir, 'entry.ts');
+    writeFileSync(entry, `import { translator } from ${JSON.stringify(join(projectRoot, 'shared/i18n/catalog.ts'))};\nexport const text = translator('de')('doc.amount_due');\n`);
+    const outdir = join(dir, 'out');
+    await build({ ...lambdaEsbuildOptions, entryPoints: [{ in: entry, out: 'index' }], outdir, write: true, logLevel: 'error' });
+    copyBundleAssets(projectRoot, outdir);
+
+    const german = catalog('de')['doc.amount_due'];
+    expect(readFileSync(join(outdir, 'index.mjs'), 'utf8')).not.toContain(german);
+    const probe = `import(${JSON.stringify(pathToFileURL(join(outdir, 'index.mjs')).href)}).then((m) => process.stdout.write(m.text))`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' })).toBe(german);
+  });
+
+  it("CDK's bundling copies the same folders after esbuild", () => {
+    const commands = lambdaBundling.commandHooks!.afterBundling('/project', '/asset-output');
+    expect(commands).toEqual(bundleAssets.map((a) => `cp -R "/project/${a.from}" "/asset-output/${a.to}"`));
+  });
+});
