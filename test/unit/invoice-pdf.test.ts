@@ -5,7 +5,8 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import type { AppliedCoupon, Invoice, InvoiceLineItem } from '../../shared/domain/invoices/invoice';
 import { palette } from '../../shared/domain/invoices/pdf/branding';
-import { addressLines, documentTitle, formatDate, printableText } from '../../shared/domain/invoices/pdf/labels';
+import { addressLines, documentTitle, formatDate, printableText, wordsFor } from '../../shared/domain/invoices/pdf/labels';
+import { translator, type Language } from '../../shared/i18n/catalog';
 import { createDocument, toBuffer } from '../../shared/domain/invoices/pdf/pdfkit';
 import { renderInvoicePdf } from '../../shared/domain/invoices/pdf/render';
 import { totalRows } from '../../shared/domain/invoices/pdf/totals';
@@ -84,7 +85,7 @@ const creditNote = (): Invoice => {
   });
 };
 
-const render = (invoice: Invoice, brandColor: string | null = '#336699') => renderInvoicePdf(invoice, { brandColor, timezone: 'Europe/Paris', language: 'en' });
+const render = (invoice: Invoice, brandColor: string | null = '#336699', language: Language = 'en') => renderInvoicePdf(invoice, { brandColor, timezone: 'Europe/Paris' }, { language });
 
 /** All whitespace as single spaces: a paragraph wraps onto several lines. */
 const flat = (text: string) => text.replace(/\s+/g, ' ');
@@ -113,22 +114,22 @@ describe('renderInvoicePdf', () => {
       // customer
       'Globex GmbH', 'Hauptstrasse 5', '10115 Berlin', 'Germany', 'billing@globex.example', 'VAT number: DE123456789',
       // dates in the seller's time zone (23:30 UTC is the next day in Paris), reference, purchase order
-      'Issue date', '2025-03-15', 'Due date', '2025-04-14', 'REF-778', 'PO-5521',
+      'Issue date', 'March 15, 2025', 'Due date', 'April 14, 2025', 'REF-778', 'PO-5521',
       // the table
       'Description', 'Qty', 'Unit price', 'Tax', 'Amount excl. tax',
-      'Pro plan', 'Monthly subscription, 2 seats', 'Service period: 2025-03-01 to 2025-04-01', '2', '49.00 EUR', '20%', '98.00 EUR',
-      'Onboarding workshop', '250.00 EUR', // its unit price hidden: 250.00 EUR once, as its amount
-      'API calls', 'Usage above the included quota', '12345', '0.02 EUR', '246.90 EUR',
+      'Pro plan', 'Monthly subscription, 2 seats', 'Service period: March 1, 2025 to April 1, 2025', '2', '€49.00', '20%', '€98.00',
+      'Onboarding workshop', '€250.00', // its unit price hidden: €250.00 once, as its amount
+      'API calls', 'Usage above the included quota', '12,345', '€0.02', '€246.90',
       // totals
-      'Subtotal', '594.90 EUR', 'Discount: WELCOME10 (10%)', '-59.49 EUR', 'Total excl. tax', '535.41 EUR',
-      'Tax 20%', '107.08 EUR', 'Total', '642.49 EUR', 'Amount paid', '200.00 EUR', 'Amount due', '442.49 EUR',
+      'Subtotal', '€594.90', 'Discount: WELCOME10 (10%)', '-€59.49', 'Total excl. tax', '€535.41',
+      'Tax 20%', '€107.08', 'Total', '€642.49', 'Amount paid', '€200.00', 'Amount due', '€442.49',
       'Page 1 of 1',
     ]));
     expect(flat(text)).toContain('Thank you for your business.');
     expect(flat(text)).toContain('Bank: IBAN FR76 3000 6000 0112 3456 7890 189');
     expect(flat(text)).toContain('Acme SAS, share capital 10,000 EUR, RCS Paris 123 456 789');
     expect(text).not.toContain('Reverse charge');
-    expect(lines.filter((l) => l === '250.00 EUR')).toHaveLength(1);
+    expect(lines.filter((l) => l === '€250.00')).toHaveLength(1);
   });
 
   it('paints the header band and the table heading in the brand colour', async () => {
@@ -153,14 +154,14 @@ describe('renderInvoicePdf', () => {
 
   it('prints yen without decimals', async () => {
     const { lines } = readPdf(await render(jpyInvoice()));
-    expect(lines).toEqual(expect.arrayContaining(['INV-JP-7', 'Consulting days', '3', '15,000 JPY', '10%', '45,000 JPY', 'Tax 10%', '4,500 JPY', '49,500 JPY']));
+    expect(lines).toEqual(expect.arrayContaining(['INV-JP-7', 'Consulting days', '3', '¥15,000', '10%', '¥45,000', 'Tax 10%', '¥4,500', '¥49,500']));
     expect(lines).not.toContain('Subtotal'); // no discount: no subtotal line
     expect(lines).toContain('Acme KK, Tokyo');
   });
 
   it('titles a credit note, names the invoice it credits and explains the reverse charge', async () => {
     const { lines, text } = readPdf(await render(creditNote()));
-    expect(lines).toEqual(expect.arrayContaining(['Credit note', 'CN-0003', 'Credit note for', 'INV-2025-0042', 'Pro plan (refund)', 'Tax 0%', '100.00 EUR']));
+    expect(lines).toEqual(expect.arrayContaining(['Credit note', 'CN-0003', 'Credit note for', 'INV-2025-0042', 'Pro plan (refund)', 'Tax 0%', '€100.00']));
     expect(lines).not.toContain('Due date');
     expect(flat(text)).toContain('Reverse charge: VAT to be accounted for by the recipient.');
   });
@@ -171,7 +172,7 @@ describe('renderInvoicePdf', () => {
     const document = readPdf(await render(invoiceFixture({ type: 'document', document_name: 'Pro forma', tax_scheme: 'exempt' })));
     expect(document.lines).toEqual(expect.arrayContaining(['Pro forma', 'INV-2025-0042']));
     expect(document.text).toContain('VAT exempt.');
-    expect(documentTitle({ type: 'document', document_name: null })).toBe('Document');
+    expect(documentTitle({ type: 'document', document_name: null }, translator('en'))).toBe('Document');
   });
 
   it('runs long tables onto more pages, repeating the heading and the footer with page numbers', async () => {
@@ -198,7 +199,37 @@ describe('renderInvoicePdf', () => {
     const { lines } = readPdf(await render(invoiceFixture({ customer: { ...invoiceFixture().customer, name: 'Café Société Müller' } })));
     expect(lines).toContain('Café Société Müller');
     const other = readPdf(await render(invoiceFixture({ customer: { ...invoiceFixture().customer, name: 'Łódź “Ωmega” 東京 – Zoë' } })));
-    expect(other.lines).toContain('?ódz “?mega” ?? – Zoë');
+    expect(other.lines).toContain('Lódz “?mega” ?? – Zoë');
+  });
+});
+
+describe('the PDF in the reader’s language', () => {
+  /** The lines as read, their no-break spaces (Intl's, before € and %) written as plain spaces. */
+  const spaced = (lines: string[]) => lines.map((l) => l.replace(/\s/g, ' '));
+
+  it('French: the catalog’s words, dates, amounts, numbers and rates formatted for the locale', async () => {
+    const { lines } = readPdf(await render(invoiceFixture(), '#336699', 'fr'));
+    expect(spaced(lines)).toEqual(expect.arrayContaining([
+      'Facture', 'ÉMETTEUR', 'FACTURÉ À', 'Allemagne', 'Date d’émission', '15 mars 2025', 'Date d’échéance', '14 avril 2025', 'Bon de commande',
+      'Désignation', 'Qté', 'Prix unitaire', 'TVA', 'Montant HT', 'Période de service : du 1 mars 2025 au 1 avril 2025', '49,00 €', '20 %', '12 345',
+      'Sous-total', 'Remise : WELCOME10 (10 %)', '-59,49 €', 'Total HT', 'TVA 20 %', 'Montant payé', 'Reste à payer', '442,49 €',
+      'Pas d’escompte pour paiement anticipé.', 'Page 1 sur 1',
+    ]));
+    expect(lines).not.toContain('Amount due');
+  });
+
+  it('German: a credit note, its reverse-charge article in German', async () => {
+    const { lines } = readPdf(await render(creditNote(), '#336699', 'de'));
+    expect(spaced(lines)).toEqual(expect.arrayContaining([
+      'Gutschrift', 'CN-0003', 'RECHNUNGSEMPFÄNGER', 'Frankreich', 'Rechnungsdatum', '15. März 2025', 'Gutschrift zur Rechnung', 'INV-2025-0042',
+      'Menge', 'Einzelpreis', 'USt.', 'Betrag netto', '100,00 €', 'Umsatzsteuer 0 %', 'Offener Betrag', 'Seite 1 von 1',
+      'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge). Artikel 196 der Richtlinie 2006/112/EG des Rates.',
+    ]));
+  });
+
+  it('Polish: the letters the PDF fonts lack are printed without their accents (docs/invoice-pdf.md)', async () => {
+    const { lines } = readPdf(await render(invoiceFixture(), '#336699', 'pl'));
+    expect(spaced(lines)).toEqual(expect.arrayContaining(['Faktura', 'NABYWCA', 'Niemcy', '15 marca 2025', 'Termin platnosci', 'Do zaplaty', '442,49 €', 'Strona 1 z 1']));
   });
 });
 
@@ -210,7 +241,7 @@ describe('labels', () => {
   });
   it('printable text keeps WinAnsi, drops accents the fonts lack, and replaces the rest', () => {
     expect(printableText('Crème brûlée €5 — “ok”\nnext')).toBe('Crème brûlée €5 — “ok”\nnext');
-    expect(printableText('Dvořák, Łukasz, Ærø, ﬁ 😀')).toBe('Dvorák, ?ukasz, Ærø, fi ?');
+    expect(printableText('Dvořák, Łukasz, Ærø, ﬁ 😀')).toBe('Dvorák, Lukasz, Ærø, fi ?');
   });
   it('addresses skip empty parts and a name equal to the party’s', () => {
     expect(addressLines({ name: 'Acme', line1: '1 Main St', line2: null, city: 'Springfield', zip: null, state: 'IL', country: 'US' }, 'Acme'))
@@ -218,9 +249,9 @@ describe('labels', () => {
     expect(addressLines(null, 'Acme')).toEqual([]);
   });
   it('totals list discounts only when there are some, and tax per rate', () => {
-    const labels = totalRows(invoiceFixture()).map((r) => r.label);
+    const labels = totalRows(invoiceFixture(), wordsFor('en')).map((r) => r.label);
     expect(labels).toEqual(['Subtotal', 'Discount: WELCOME10 (10%)', 'Total excl. tax', 'Tax 20%', 'Total', 'Amount paid', 'Amount due']);
-    expect(totalRows(jpyInvoice()).map((r) => r.label)).toEqual(['Total excl. tax', 'Tax 10%', 'Total', 'Amount paid', 'Amount due']);
+    expect(totalRows(jpyInvoice(), wordsFor('en')).map((r) => r.label)).toEqual(['Total excl. tax', 'Tax 10%', 'Total', 'Amount paid', 'Amount due']);
   });
 });
 

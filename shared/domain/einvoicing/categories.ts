@@ -5,7 +5,7 @@
  */
 import type { TaxSchemeName } from '../../money/tax-scheme';
 import type { InvoiceLineItem } from '../invoices/invoice';
-import { LABELS } from '../invoices/pdf/labels';
+import { einvoiceText, exemptionText, FRENCH_FRANCHISE, type ExemptCategory } from '../invoices/pdf/labels';
 
 export const TAX_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'] as const;
 export type TaxCategory = (typeof TAX_CATEGORIES)[number];
@@ -29,7 +29,7 @@ function derived(rate: number, scheme: TaxSchemeName, sellerCountry: string): { 
   if (scheme === 'reverse_charge') return { category: 'AE' };
   if (scheme === 'exempt') return { category: 'G' };
   // A seller that collects no VAT: in France the VAT franchise of small businesses (art. 293 B CGI).
-  if (scheme === 'not_eligible') return sellerCountry === 'FR' ? { category: 'E', code: 'VATEX-FR-FRANCHISE', reason: LABELS.mentions.frenchFranchise } : { category: 'E' };
+  if (scheme === 'not_eligible') return sellerCountry === 'FR' ? { category: 'E', code: 'VATEX-FR-FRANCHISE', reason: FRENCH_FRANCHISE } : { category: 'E' };
   return { category: 'Z' };
 }
 
@@ -44,7 +44,7 @@ export function lineCategory(line: CategorisedLine, scheme: TaxSchemeName, selle
   return {
     category,
     rate: category === 'O' ? null : String(line.tax_rate),
-    exemptionReason: exempt ? (line.tax_exemption_reason ?? fallback.reason ?? LABELS.exemptions[category as keyof typeof LABELS.exemptions]) : null,
+    exemptionReason: exempt ? (line.tax_exemption_reason ?? fallback.reason ?? exemptionText(category as ExemptCategory, einvoiceText)) : null,
     exemptionCode: exempt ? (line.tax_exemption_reason_code ?? fallback.code ?? EXEMPTION_CODES[category]!) : null,
   };
 }

@@ -7,7 +7,7 @@ import { RuleViolation } from '../../errors';
 import type { CustomerItem } from '../customers/customer';
 import type { Invoice, InvoiceAddress } from '../invoices/invoice';
 import type { EntityItem } from '../invoicing-entities/invoicing-entity';
-import { formatDate, LABELS, legalMentions } from '../invoices/pdf/labels';
+import { einvoiceText, formatDate, legalMentions } from '../invoices/pdf/labels';
 import { lineCategory, type TaxCategory } from './categories';
 import { amountDecimal, PrecisionError, priceDecimal } from './decimal';
 
@@ -160,7 +160,7 @@ function build(invoice: Invoice, entity: EntityItem | null, customer: CustomerIt
     return {
       line: {
         id: String(index + 1),
-        name: line.name.trim() || line.description?.trim() || LABELS.item,
+        name: line.name.trim() || line.description?.trim() || einvoiceText('pdf.item'),
         description: line.name.trim() ? line.description : null,
         quantity: String(line.units_count),
         unitCode: line.unit_code ?? 'C62',
@@ -202,7 +202,7 @@ function build(invoice: Invoice, entity: EntityItem | null, customer: CustomerIt
     preceding: credit && (invoice.original_invoice_number ?? original?.number)
       ? { number: (invoice.original_invoice_number ?? original?.number)!, issueDate: original ? day(original.emitted_at) : null }
       : null,
-    notes: legalMentions(invoice, entity, customer).map((m) => ({ text: m.text, subject: m.subject })),
+    notes: legalMentions(invoice, entity, customer, einvoiceText).map((m) => ({ text: m.text, subject: m.subject })),
     seller: from,
     buyer: buyer(invoice, customer, from.address.country),
     payment: entity?.bank_account?.iban

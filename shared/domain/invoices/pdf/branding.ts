@@ -4,8 +4,6 @@ export interface Branding {
   brandColor: string | null;
   /** Not drawn: rendering never reaches the network. */
   logoUrl?: string | null;
-  /** The entity's `language`, recorded as the document's language. */
-  language?: string;
   /** The entity's `timezone`: dates are the seller's calendar days. UTC when absent. */
   timezone?: string | null;
 }

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../../context';
 import { NotFound } from '../../../errors';
+import { languageFor } from '../../../i18n/catalog';
 import { binaryResponse, type BinaryResponse } from '../../../http/responses';
 import { findCustomerItem } from '../../customers/read';
 import type { CustomerItem } from '../../customers/customer';
@@ -33,14 +34,16 @@ export async function downloadInvoice(ctx: Ctx, id: string, format?: DownloadFor
   const entity = await orNull(findEntityItem(ctx, invoice.seller.id));
   const chosen = format ?? defaultFormat(invoice, entity);
   const name = invoice.number ?? invoice.id;
-  const branding = { brandColor: entity?.brand_color ?? null, logoUrl: entity?.logo_url ?? null, language: entity?.language, timezone: entity?.timezone };
+  const customer: CustomerItem | null = await orNull(findCustomerItem(ctx, invoice.customer_id));
+  const branding = { brandColor: entity?.brand_color ?? null, logoUrl: entity?.logo_url ?? null, timezone: entity?.timezone };
+  // The PDF speaks the customer's language, else the entity's (as the hosted pages do).
+  const language = languageFor(customer?.language, entity?.language);
   if (chosen === 'pdf') {
     // Loaded on first use: pdfkit's start-up (font metrics, line-breaking tables) would otherwise double the cold
     // start of the function, and errors (a 404) never need it.
     const { renderInvoicePdf } = await import('./render');
-    return binaryResponse(await renderInvoicePdf(invoice, branding, { entity }), 'application/pdf', `${name}.pdf`);
+    return binaryResponse(await renderInvoicePdf(invoice, branding, { entity, customer, language }), 'application/pdf', `${name}.pdf`);
   }
-  const customer: CustomerItem | null = await orNull(findCustomerItem(ctx, invoice.customer_id));
   const original = invoice.type === 'credit_note' && invoice.original_invoice_id ? await orNull(getInvoice(ctx, invoice.original_invoice_id)) : null;
   const { eInvoice } = await import('../../einvoicing/model');
   const model = eInvoice({ invoice, entity, customer, original });
@@ -52,5 +55,5 @@ export async function downloadInvoice(ctx: Ctx, id: string, format?: DownloadFor
   const cii = toCii(model);
   if (chosen === 'cii') return binaryResponse(Buffer.from(cii), 'application/xml', `${name}.cii.xml`);
   const { renderInvoicePdf } = await import('./render');
-  return binaryResponse(await renderInvoicePdf(invoice, branding, { entity, customer, facturx: { xml: cii } }), 'application/pdf', `${name}.pdf`);
+  return binaryResponse(await renderInvoicePdf(invoice, branding, { entity, customer, language, facturx: { xml: cii } }), 'application/pdf', `${name}.pdf`);
 }

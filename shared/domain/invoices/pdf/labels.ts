@@ -1,36 +1,43 @@
 /**
- * The words of the invoice PDF and of the e-invoices' notes and exemption reasons (English; the entity's language only
- * tags the document). Every text a reader sees is in `LABELS` or built here, so translating them is one file.
+ * The words of the invoice PDF and of the e-invoices' notes and exemption reasons, in the document's language: every
+ * text a reader sees comes from the translation catalogs (shared/i18n/messages, keys `pdf.*` and `doc.*`) or is built
+ * here, with dates, numbers and amounts formatted for the language by Intl.
  */
-import { formatRate } from '../../../money/tax-rate';
+import { formatterFor, type Formatter } from '../../../i18n/format';
+import { translator, type Language, type Translate } from '../../../i18n/catalog';
 import type { CustomerItem } from '../../customers/customer';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
 import type { Invoice, InvoiceAddress } from '../invoice';
 
-export const LABELS = {
-  item: 'Item',
-  /** EN 16931 exemption reasons (BT-120) by VAT category, also printed on the PDF. */
-  exemptions: {
-    E: 'Exempt from VAT',
-    AE: 'Reverse charge: VAT to be accounted for by the recipient. Article 196 of Council Directive 2006/112/EC.',
-    K: 'Intra-community supply exempt from VAT (Article 138 of Council Directive 2006/112/EC).',
-    G: 'VAT exempt. Supply outside the EU: Articles 44 and 146 of Council Directive 2006/112/EC.',
-    O: 'Not subject to VAT.',
-  },
-  mentions: {
-    frenchFranchise: 'TVA non applicable, art. 293 B du CGI.',
-    latePayment: (terms: string) => `Late payment: ${terms}`,
-    /** French B2B: art. L441-10 and D441-5 of the Commercial Code; 40 EUR whatever the invoice's currency. */
-    recoveryIndemnity: 'A fixed indemnity of 40 EUR for recovery costs is due in case of late payment (art. L441-10 and D441-5 of the French Commercial Code).',
-    noEarlyPaymentDiscount: 'No discount for early payment.',
-  },
-  seller: {
-    registration: 'Registration no.',
-    taxId: 'Tax ID',
-    iban: 'IBAN',
-    bic: 'BIC',
-  },
-} as const;
+/** How a document speaks: its language's texts, and Intl formats in the seller's time zone. */
+export interface Words {
+  language: Language;
+  t: Translate;
+  f: Formatter;
+}
+
+const validZone = (zone: string | null | undefined): string => {
+  if (!zone) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone;
+  } catch {
+    return 'UTC';
+  }
+};
+
+export const wordsFor = (language: Language = 'en', timeZone?: string | null): Words => ({ language, t: translator(language), f: formatterFor(language, validZone(timeZone)) });
+
+/** E-invoices' texts (notes BG-1, exemption reasons BT-120) are English: their codes carry the meaning for machines. */
+export const einvoiceText: Translate = translator('en');
+
+/** The VAT categories with an exemption reason (EN 16931 BT-120). */
+export type ExemptCategory = 'E' | 'AE' | 'K' | 'G' | 'O';
+
+export const exemptionText = (category: ExemptCategory, t: Translate): string => t(`pdf.exemption.${category}`);
+
+/** The French VAT franchise of small businesses: the law gives this wording, in French, whatever the reader's language. */
+export const FRENCH_FRANCHISE = 'TVA non applicable, art. 293 B du CGI.';
 
 export interface Mention {
   text: string;
@@ -39,10 +46,10 @@ export interface Mention {
 }
 
 /** The tax scheme's mention: the exemption or reverse-charge article of a scheme that charges no tax. */
-function taxMention(invoice: Pick<Invoice, 'tax_scheme'>, sellerCountry: string | null): string | null {
-  if (invoice.tax_scheme === 'reverse_charge') return LABELS.exemptions.AE;
-  if (invoice.tax_scheme === 'exempt') return LABELS.exemptions.G;
-  if (invoice.tax_scheme === 'not_eligible' && sellerCountry === 'FR') return LABELS.mentions.frenchFranchise;
+function taxMention(invoice: Pick<Invoice, 'tax_scheme'>, sellerCountry: string | null, t: Translate): string | null {
+  if (invoice.tax_scheme === 'reverse_charge') return exemptionText('AE', t);
+  if (invoice.tax_scheme === 'exempt') return exemptionText('G', t);
+  if (invoice.tax_scheme === 'not_eligible' && sellerCountry === 'FR') return FRENCH_FRANCHISE;
   return null;
 }
 
@@ -51,44 +58,48 @@ function taxMention(invoice: Pick<Invoice, 'tax_scheme'>, sellerCountry: string 
  * the late-payment penalties (`invoice_late_fees`), for a French seller invoicing a business the 40 EUR recovery
  * indemnity and the early-payment discount terms, then the invoice's own note and additional information.
  */
-export function legalMentions(invoice: Invoice, entity: Pick<EntityItem, 'country' | 'invoice_late_fees'> | null, customer: Pick<CustomerItem, 'type'> | null): Mention[] {
+export function legalMentions(
+  invoice: Invoice, entity: Pick<EntityItem, 'country' | 'invoice_late_fees'> | null, customer: Pick<CustomerItem, 'type'> | null, t: Translate,
+): Mention[] {
   const sellerCountry = invoice.seller.address.country ?? entity?.country ?? null;
   const business = customer?.type === 'corporate' || Boolean(invoice.customer.vat_number ?? invoice.customer.tax_id);
   const frenchB2B = sellerCountry === 'FR' && business && invoice.type === 'invoice';
   const mentions: (Mention | null)[] = [
-    ((tax) => (tax ? { text: tax, subject: 'TXD' } : null))(taxMention(invoice, sellerCountry)),
-    invoice.type === 'invoice' && entity?.invoice_late_fees?.trim() ? { text: LABELS.mentions.latePayment(entity.invoice_late_fees.trim()), subject: 'PMD' } : null,
-    frenchB2B ? { text: LABELS.mentions.recoveryIndemnity, subject: 'PMT' } : null,
-    frenchB2B ? { text: LABELS.mentions.noEarlyPaymentDiscount, subject: 'AAB' } : null,
+    ((tax) => (tax ? { text: tax, subject: 'TXD' } : null))(taxMention(invoice, sellerCountry, t)),
+    invoice.type === 'invoice' && entity?.invoice_late_fees?.trim() ? { text: t('pdf.late_payment', { terms: entity.invoice_late_fees.trim() }), subject: 'PMD' } : null,
+    frenchB2B ? { text: t('pdf.recovery_indemnity'), subject: 'PMT' } : null,
+    frenchB2B ? { text: t('pdf.no_early_discount'), subject: 'AAB' } : null,
     invoice.custom_note?.trim() ? { text: invoice.custom_note, subject: null } : null,
     invoice.additional_info?.trim() ? { text: invoice.additional_info, subject: null } : null,
   ];
   return mentions.filter((m): m is Mention => m !== null);
 }
 
-export function documentTitle(invoice: Pick<Invoice, 'type' | 'document_name'>): string {
-  if (invoice.type === 'credit_note') return 'Credit note';
-  if (invoice.type === 'document') return invoice.document_name?.trim() || 'Document';
-  return 'Invoice';
+export function documentTitle(invoice: Pick<Invoice, 'type' | 'document_name'>, t: Translate): string {
+  if (invoice.type === 'credit_note') return t('doc.credit_note');
+  if (invoice.type === 'document') return invoice.document_name?.trim() || t('doc.document');
+  return t('doc.invoice');
 }
 
 /** A draft has no number yet. */
-export const documentNumber = (invoice: Pick<Invoice, 'number'>): string => invoice.number ?? 'Draft';
+export const documentNumber = (invoice: Pick<Invoice, 'number'>, t: Translate): string => invoice.number ?? t('pdf.draft');
 
-export const taxLabel = (rate: number): string => `Tax ${formatRate(rate)}%`;
+export const taxLabel = (rate: number, words: Words): string => `${words.t('doc.tax')} ${words.f.percent(rate)}`;
 
-const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+const regionNames = new Map<Language, Intl.DisplayNames>();
 
-function countryName(code: string): string {
+function countryName(code: string, language: Language): string {
+  let names = regionNames.get(language);
+  if (!names) regionNames.set(language, (names = new Intl.DisplayNames([language], { type: 'region', fallback: 'code' })));
   try {
-    return regions.of(code) ?? code;
+    return names.of(code) ?? code;
   } catch {
     return code;
   }
 }
 
-/** The printed lines of an address; its name only when it differs from the party's own name. */
-export function addressLines(address: InvoiceAddress | null, partyName: string): string[] {
+/** The printed lines of an address (its country named in `language`); its name only when it differs from the party's own name. */
+export function addressLines(address: InvoiceAddress | null, partyName: string, language: Language = 'en'): string[] {
   if (!address) return [];
   const cityLine = [address.zip, address.city].filter(Boolean).join(' ');
   return [
@@ -97,11 +108,11 @@ export function addressLines(address: InvoiceAddress | null, partyName: string):
     address.line2,
     cityLine || null,
     address.state,
-    address.country ? countryName(address.country) : null,
+    address.country ? countryName(address.country, language) : null,
   ].filter((line): line is string => typeof line === 'string' && line.trim() !== '');
 }
 
-/** The calendar day of a timestamp where the seller is (YYYY-MM-DD); UTC when the time zone is unknown. */
+/** The calendar day of a timestamp where the seller is (YYYY-MM-DD, as e-invoices write it); UTC when the time zone is unknown. */
 export function formatDate(timestamp: string, timezone?: string | null): string {
   const at = new Date(timestamp);
   if (Number.isNaN(at.getTime())) return timestamp;
@@ -114,6 +125,9 @@ export function formatDate(timestamp: string, timezone?: string | null): string 
 
 /** WinAnsiEncoding beyond Latin-1: what the built-in fonts print besides U+0020–U+007E and U+00A0–U+00FF. */
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+
+/** Letters outside WinAnsi that NFKD does not split into a base letter and an accent: their plain letters. */
+const UNDECOMPOSABLE: Record<string, string> = { 'ł': 'l', 'Ł': 'L', 'đ': 'd', 'Đ': 'D', 'ı': 'i', 'ħ': 'h', 'Ħ': 'H', 'ŧ': 't', 'Ŧ': 'T' };
 
 const printable = (c: string): boolean => {
   const code = c.codePointAt(0)!;
@@ -129,6 +143,7 @@ export function printableText(value: string): string {
   return [...value]
     .map((c) => {
       if (c === '\n' || c === '\t' || printable(c)) return c;
+      if (c in UNDECOMPOSABLE) return UNDECOMPOSABLE[c]!;
       const base = c.normalize('NFKD').replace(/\p{M}/gu, '');
       return base !== '' && [...base].every(printable) ? base : '?';
     })

@@ -1,5 +1,5 @@
 /** Drawing primitives of the invoice PDF: positioned text, rules, page room, running footers. A4, points. */
-import { printableText } from './labels';
+import { printableText, type Words } from './labels';
 import { BOLD, FONT, type PdfDocument } from './pdfkit';
 
 export const MARGIN = 50;
@@ -64,7 +64,7 @@ export function room(doc: PdfDocument, y: number, height: number, heading?: (top
 }
 
 /** Draws `footer` and "Page n of m" in the bottom margin of every page (the document buffers its pages). */
-export function runningFooters(doc: PdfDocument, footer: string): void {
+export function runningFooters(doc: PdfDocument, footer: string, { t }: Words): void {
   const range = doc.bufferedPageRange();
   for (let index = range.start; index < range.start + range.count; index += 1) {
     doc.switchToPage(index);
@@ -76,7 +76,7 @@ export function runningFooters(doc: PdfDocument, footer: string): void {
     if (footer.trim() !== '') {
       doc.font(FONT).fontSize(7.5).fillColor(MUTED).text(printableText(footer), left(doc), top, { width: contentWidth(doc) - 70, height: 34, ellipsis: true, lineGap: 1 });
     }
-    text(doc, `Page ${index - range.start + 1} of ${range.count}`, left(doc), top, { ...style, align: 'right' });
+    text(doc, t('pdf.page', { page: index - range.start + 1, pages: range.count }), left(doc), top, { ...style, align: 'right' });
     doc.page.margins.bottom = margin;
   }
 }

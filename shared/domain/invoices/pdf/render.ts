@@ -1,3 +1,4 @@
+import type { Language } from '../../../i18n/catalog';
 import type { CustomerItem } from '../../customers/customer';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
 import type { Invoice } from '../invoice';
@@ -5,7 +6,7 @@ import { palette, type Branding } from './branding';
 import { attachFacturX, facturXOptions } from './facturx';
 import { embeddedFonts } from './fonts';
 import { parties, titleBand } from './header';
-import { documentNumber, documentTitle } from './labels';
+import { documentNumber, documentTitle, wordsFor } from './labels';
 import { FOOTER_SPACE, MARGIN, room, runningFooters } from './layout';
 import { createDocument, toBuffer } from './pdfkit';
 import { rowHeight, tableHeading, tableRow } from './table';
@@ -14,6 +15,8 @@ import { notes, totals } from './totals';
 export type { Branding } from './branding';
 
 export interface RenderOptions {
+  /** The reader's language (the customer's, else the entity's: see download.ts); English when not given. */
+  language?: Language;
   /** The seller's entity: its legal form, registration number, bank account and late-payment terms are printed. */
   entity?: EntityItem | null;
   /** The customer: whether it is a business decides the French B2B mentions. */
@@ -31,25 +34,26 @@ export interface RenderOptions {
 export async function renderInvoicePdf(invoice: Invoice, branding: Branding, options: RenderOptions = {}): Promise<Buffer> {
   const colors = palette(branding.brandColor);
   const created = new Date(invoice.updated_at ?? invoice.created_at);
-  const title = `${documentTitle(invoice)} ${documentNumber(invoice)}`;
+  const words = wordsFor(options.language, branding.timezone);
+  const title = `${documentTitle(invoice, words.t)} ${documentNumber(invoice, words.t)}`;
   const doc = createDocument({
     size: 'A4',
     margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: FOOTER_SPACE },
     bufferPages: true,
-    ...(branding.language && { lang: branding.language }),
+    lang: words.language,
     info: { Title: title, Author: invoice.seller.name, CreationDate: created },
     ...(options.facturx && facturXOptions()),
   }, options.facturx ? embeddedFonts() : undefined);
   const entity = options.entity ?? null;
-  let y = parties(doc, invoice, titleBand(doc, invoice, colors) + 24, branding.timezone, entity) + 20;
-  const heading = (top: number) => tableHeading(doc, top, colors);
+  let y = parties(doc, invoice, titleBand(doc, invoice, colors, words) + 24, words, entity) + 20;
+  const heading = (top: number) => tableHeading(doc, top, colors, words);
   y = heading(y);
   for (const line of invoice.line_items) {
-    y = room(doc, y, rowHeight(doc, line, invoice.currency, branding.timezone), heading);
-    y = tableRow(doc, y, line, invoice.currency, branding.timezone);
+    y = room(doc, y, rowHeight(doc, line, invoice.currency, words), heading);
+    y = tableRow(doc, y, line, invoice.currency, words);
   }
-  notes(doc, invoice, totals(doc, invoice, y, colors), entity, options.customer ?? null);
-  runningFooters(doc, invoice.footer);
+  notes(doc, invoice, totals(doc, invoice, y, colors, words), words, entity, options.customer ?? null);
+  runningFooters(doc, invoice.footer, words);
   if (options.facturx) attachFacturX(doc, options.facturx.xml, { title, author: invoice.seller.name, created });
   return toBuffer(doc);
 }

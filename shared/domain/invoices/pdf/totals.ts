@@ -1,9 +1,7 @@
 /** Below the lines: the totals (discounts, tax by rate, paid and due), then the notes. */
-import { formatMoney } from '../../../money/format';
-import { formatRate } from '../../../money/tax-rate';
 import type { Invoice } from '../invoice';
 import type { Palette } from './branding';
-import { legalMentions, taxLabel } from './labels';
+import { legalMentions, taxLabel, type Words } from './labels';
 import type { CustomerItem } from '../../customers/customer';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
 import { band, contentWidth, left, measure, MUTED, room, rule, text, type TextStyle } from './layout';
@@ -20,36 +18,37 @@ export function taxByRate(invoice: Pick<Invoice, 'line_items' | 'tax_amount' | '
   return [...byRate].map(([rate, amount]) => ({ rate, amount }));
 }
 
-function discountRows(invoice: Invoice): Row[] {
+function discountRows(invoice: Invoice, { t, f }: Words): Row[] {
   if (invoice.discount_amount === 0) return [];
   const coupons = invoice.coupons.filter((c) => c.discount_amount > 0);
   const rows: Row[] = coupons.map((c) => ({
-    label: `Discount: ${c.name}${c.discount_percent !== null ? ` (${formatRate(c.discount_percent)}%)` : ''}`,
+    label: t('pdf.discount_named', { name: `${c.name}${c.discount_percent !== null ? ` (${f.percent(c.discount_percent)})` : ''}` }),
     amount: c.discount_amount,
     minus: true,
   }));
   const rest = invoice.discount_amount - coupons.reduce((sum, c) => sum + c.discount_amount, 0);
-  if (rest > 0) rows.push({ label: 'Discount', amount: rest, minus: true });
+  if (rest > 0) rows.push({ label: t('doc.discount'), amount: rest, minus: true });
   const subtotal = invoice.line_items.reduce((sum, line) => sum + lineGross(line), 0);
-  return [{ label: 'Subtotal', amount: subtotal }, ...rows];
+  return [{ label: t('pdf.subtotal'), amount: subtotal }, ...rows];
 }
 
-export function totalRows(invoice: Invoice): Row[] {
+export function totalRows(invoice: Invoice, words: Words): Row[] {
+  const { t } = words;
   return [
-    ...discountRows(invoice),
-    { label: 'Total excl. tax', amount: invoice.amount_excluding_tax },
-    ...taxByRate(invoice).map(({ rate, amount }) => ({ label: taxLabel(rate), amount })),
-    { label: 'Total', amount: invoice.total_amount, strong: 'total' },
-    { label: 'Amount paid', amount: invoice.amount_paid },
-    { label: 'Amount due', amount: invoice.amount_due, strong: 'due' },
+    ...discountRows(invoice, words),
+    { label: t('pdf.total_excl_tax'), amount: invoice.amount_excluding_tax },
+    ...taxByRate(invoice).map(({ rate, amount }) => ({ label: taxLabel(rate, words), amount })),
+    { label: t('doc.total'), amount: invoice.total_amount, strong: 'total' },
+    { label: t('pdf.amount_paid'), amount: invoice.amount_paid },
+    { label: t('doc.amount_due'), amount: invoice.amount_due, strong: 'due' },
   ];
 }
 
 const ROW_HEIGHT = 16;
 
 /** The totals block on the right, from `y`; returns the y below it. */
-export function totals(doc: PdfDocument, invoice: Invoice, y: number, colors: Palette): number {
-  const rows = totalRows(invoice);
+export function totals(doc: PdfDocument, invoice: Invoice, y: number, colors: Palette, words: Words): number {
+  const rows = totalRows(invoice, words);
   const width = contentWidth(doc) * 0.5;
   const x = left(doc) + contentWidth(doc) - width;
   let at = room(doc, y + 10, rows.length * ROW_HEIGHT + 10);
@@ -57,7 +56,7 @@ export function totals(doc: PdfDocument, invoice: Invoice, y: number, colors: Pa
     if (row.strong === 'total') rule(doc, at - 2, colors.accent, x, width);
     if (row.strong === 'due') band(doc, x, at - 2, width, ROW_HEIGHT, colors.accent);
     const style: TextStyle = { bold: row.strong !== undefined, color: row.strong === 'due' ? colors.onAccent : undefined };
-    const amount = `${row.minus ? '-' : ''}${formatMoney(row.amount, invoice.currency)}`;
+    const amount = words.f.money(row.minus ? -row.amount : row.amount, invoice.currency);
     text(doc, row.label, x + 6, at + 2, { ...style, width: width * 0.55 });
     text(doc, amount, x + width * 0.55, at + 2, { ...style, width: width * 0.45 - 6, align: 'right' });
     at += ROW_HEIGHT;
@@ -66,8 +65,8 @@ export function totals(doc: PdfDocument, invoice: Invoice, y: number, colors: Pa
 }
 
 /** The legal mentions (labels.ts `legalMentions`), the custom note and the additional information, each kept on one page. */
-export function notes(doc: PdfDocument, invoice: Invoice, y: number, entity: EntityItem | null = null, customer: CustomerItem | null = null): number {
-  const paragraphs = legalMentions(invoice, entity, customer).map((m) => m.text);
+export function notes(doc: PdfDocument, invoice: Invoice, y: number, words: Words, entity: EntityItem | null = null, customer: CustomerItem | null = null): number {
+  const paragraphs = legalMentions(invoice, entity, customer, words.t).map((m) => m.text);
   let at = y + 16;
   for (const paragraph of paragraphs) {
     at = room(doc, at, measure(doc, paragraph, left(doc)));
