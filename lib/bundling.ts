@@ -35,11 +35,15 @@ export const lambdaEsbuildOptions = {
 
 /**
  * Files that travel beside every bundle instead of inside it, read at run time on first use: the translation
- * catalogs (shared/i18n/catalog.ts). Each lands at the path, relative to the bundle's index.mjs, that its reading
+ * catalogs (shared/i18n/catalog.ts) and the PDF's fonts. Each lands at the path, relative to the bundle's index.mjs, that its reading
  * module uses relative to itself (`new URL('./messages/fr.json', import.meta.url)`), so the same code reads the
  * source folder under tsx and the copy in a Lambda.
  */
-export const bundleAssets = [{ from: 'shared/i18n/messages', to: 'messages' }] as const;
+export const bundleAssets = [
+  { from: 'shared/i18n/messages', to: 'messages' },
+  // The PDF's embedded fonts (shared/domain/invoices/pdf/fonts.ts), made by `npm run generate`.
+  { from: 'shared/domain/invoices/pdf/generated', to: 'generated' },
+] as const;
 
 /** Copies `bundleAssets` from the project into a bundle's folder (the benchmark's bundles; CDK's use the hook below). */
 export function copyBundleAssets(projectRoot: string, outdir: string): void {

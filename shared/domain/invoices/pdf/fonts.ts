@@ -1,11 +1,13 @@
 /**
- * The fonts a Factur-X embeds (PDF/A wants every font embedded): Roboto Regular and Bold, cut at build time to the
- * glyphs the PDF prints (bin/generate-fonts.ts writes ./generated/fonts.ts). pdfkit takes any object that lays out
- * text like a fontkit font; this one maps each character to its glyph and advance width (no kerning, no ligatures)
- * and hands pdfkit the prepared TrueType program, so neither fontkit nor the font files are needed at run time.
+ * The fonts a PDF embeds (a Factur-X, as PDF/A wants every font embedded; a document with letters beyond WinAnsi):
+ * Roboto Regular and Bold, cut at build time to WinAnsi and Latin Extended-A (bin/generate-fonts.ts writes
+ * ./generated/roboto.json, which travels beside the bundles: lib/bundling.ts `bundleAssets`). pdfkit takes any object
+ * that lays out text like a fontkit font; this one maps each character to its glyph and advance width (no kerning, no
+ * ligatures) and hands pdfkit the prepared TrueType program, so neither fontkit nor the font files are needed at run
+ * time.
  */
+import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
-import { ROBOTO } from './generated/fonts';
 
 export interface FontData {
   postscriptName: string;
@@ -53,10 +55,18 @@ export function layoutFont(data: FontData) {
   };
 }
 
-let fonts: { regular: ReturnType<typeof layoutFont>; bold: ReturnType<typeof layoutFont> } | undefined;
+export type EmbeddedFont = ReturnType<typeof layoutFont>;
 
-/** Roboto Regular and Bold, inflated once per process. */
+let fonts: { regular: EmbeddedFont; bold: EmbeddedFont; characters: ReadonlySet<number> } | undefined;
+
+/** Roboto Regular and Bold, read and inflated once per process, on the first document that embeds them. */
 export function embeddedFonts() {
-  fonts ??= { regular: layoutFont(ROBOTO.regular), bold: layoutFont(ROBOTO.bold) };
+  if (!fonts) {
+    const roboto = JSON.parse(readFileSync(new URL('./generated/roboto.json', import.meta.url), 'utf8')) as { regular: FontData; bold: FontData };
+    // Both are cut to the same characters.
+    fonts = { regular: layoutFont(roboto.regular), bold: layoutFont(roboto.bold), characters: new Set(Object.keys(roboto.regular.glyphs).map(Number)) };
+  }
   return fonts;
 }
+
+

@@ -4,7 +4,7 @@
  * here, with dates, numbers and amounts formatted for the language by Intl.
  */
 import { formatterFor, type Formatter } from '../../../i18n/format';
-import { translator, type Language, type Translate } from '../../../i18n/catalog';
+import { catalog, translator, type Language, type Translate } from '../../../i18n/catalog';
 import type { CustomerItem } from '../../customers/customer';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
 import type { Invoice, InvoiceAddress } from '../invoice';
@@ -14,7 +14,12 @@ export interface Words {
   language: Language;
   t: Translate;
   f: Formatter;
+  /** The language's texts have letters the built-in fonts lack (Polish): the document embeds its fonts. */
+  beyondWinAnsi: boolean;
 }
+
+/** Letters of Latin Extended-A (Polish, Czech, Hungarian…): beyond the built-in fonts, within the embedded ones. */
+export const beyondWinAnsi = (text: string): boolean => /[\u0100-\u017F]/u.test(text);
 
 const validZone = (zone: string | null | undefined): string => {
   if (!zone) return 'UTC';
@@ -26,7 +31,9 @@ const validZone = (zone: string | null | undefined): string => {
   }
 };
 
-export const wordsFor = (language: Language = 'en', timeZone?: string | null): Words => ({ language, t: translator(language), f: formatterFor(language, validZone(timeZone)) });
+export const wordsFor = (language: Language = 'en', timeZone?: string | null): Words => ({
+  language, t: translator(language), f: formatterFor(language, validZone(timeZone)), beyondWinAnsi: beyondWinAnsi(Object.values(catalog(language)).join('')),
+});
 
 /** E-invoices' texts (notes BG-1, exemption reasons BT-120) are English: their codes carry the meaning for machines. */
 export const einvoiceText: Translate = translator('en');
@@ -129,17 +136,21 @@ const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”�
 /** Letters outside WinAnsi that NFKD does not split into a base letter and an accent: their plain letters. */
 const UNDECOMPOSABLE: Record<string, string> = { 'ł': 'l', 'Ł': 'L', 'đ': 'd', 'Đ': 'D', 'ı': 'i', 'ħ': 'h', 'Ħ': 'H', 'ŧ': 't', 'Ŧ': 'T' };
 
-const printable = (c: string): boolean => {
+/** Whether a document's fonts print a character. */
+export type Printable = (c: string) => boolean;
+
+/** What the built-in fonts print: WinAnsi. */
+export const winAnsi: Printable = (c) => {
   const code = c.codePointAt(0)!;
   return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(c);
 };
 
 /**
- * Text the built-in fonts can print (they encode WinAnsi only; anything else would come out as other glyphs):
- * accents the fonts lack are dropped ('ź' → 'z'), compatibility forms spelled out ('ﬁ' → 'fi'), other characters
- * become '?'; line breaks and tabs are kept.
+ * Text the document's fonts can print (the built-in ones encode WinAnsi only, the embedded ones add Latin
+ * Extended-A; anything else would come out as other glyphs): accents the fonts lack are dropped ('ș' → 's'),
+ * compatibility forms spelled out ('ﬁ' → 'fi'), other characters become '?'; line breaks and tabs are kept.
  */
-export function printableText(value: string): string {
+export function printableText(value: string, printable: Printable = winAnsi): string {
   return [...value]
     .map((c) => {
       if (c === '\n' || c === '\t' || printable(c)) return c;

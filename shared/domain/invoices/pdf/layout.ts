@@ -1,6 +1,6 @@
 /** Drawing primitives of the invoice PDF: positioned text, rules, page room, running footers. A4, points. */
 import { printableText, type Words } from './labels';
-import { BOLD, FONT, type PdfDocument } from './pdfkit';
+import { BOLD, FONT, printableIn, type PdfDocument } from './pdfkit';
 
 export const MARGIN = 50;
 /** The bottom margin holds the running footer. */
@@ -29,13 +29,13 @@ function options(doc: PdfDocument, x: number, style: TextStyle): PDFKit.Mixins.T
 /** Sets the font of `style` and returns the height `value` takes in its box. */
 export function measure(doc: PdfDocument, value: string, x: number, style: TextStyle = {}): number {
   doc.font(style.bold ? BOLD : FONT).fontSize(style.size ?? 9);
-  return doc.heightOfString(printableText(value), options(doc, x, style));
+  return doc.heightOfString(printableText(value, printableIn(doc)), options(doc, x, style));
 }
 
 /** Writes `value` in a box whose top left is (x, y), wrapping to its width; returns the y below it. */
 export function text(doc: PdfDocument, value: string, x: number, y: number, style: TextStyle = {}): number {
   const height = measure(doc, value, x, style);
-  doc.fillColor(style.color ?? INK).text(printableText(value), x, y, options(doc, x, style));
+  doc.fillColor(style.color ?? INK).text(printableText(value, printableIn(doc)), x, y, options(doc, x, style));
   return y + height;
 }
 
@@ -74,7 +74,7 @@ export function runningFooters(doc: PdfDocument, footer: string, { t }: Words): 
     rule(doc, top - 6);
     const style: TextStyle = { size: 7.5, color: MUTED, width: contentWidth(doc) };
     if (footer.trim() !== '') {
-      doc.font(FONT).fontSize(7.5).fillColor(MUTED).text(printableText(footer), left(doc), top, { width: contentWidth(doc) - 70, height: 34, ellipsis: true, lineGap: 1 });
+      doc.font(FONT).fontSize(7.5).fillColor(MUTED).text(printableText(footer, printableIn(doc)), left(doc), top, { width: contentWidth(doc) - 70, height: 34, ellipsis: true, lineGap: 1 });
     }
     text(doc, t('pdf.page', { page: index - range.start + 1, pages: range.count }), left(doc), top, { ...style, align: 'right' });
     doc.page.margins.bottom = margin;

@@ -12,6 +12,7 @@
 import Helvetica from 'pdfkit/standard-fonts/Helvetica';
 import HelveticaBold from 'pdfkit/standard-fonts/HelveticaBold';
 import { PDFDocument, registerStdFonts } from '../../../../node_modules/pdfkit/js/pdfkit.browser.mjs';
+import { winAnsi, type Printable } from './labels';
 
 registerStdFonts(Helvetica, HelveticaBold);
 
@@ -24,8 +25,20 @@ export const BOLD = 'body-bold';
 /** A font object pdfkit lays text out with (./fonts.ts `layoutFont`). */
 export type FontSource = object;
 
+/** Fonts to embed, and the characters they print. */
+export interface Embedded {
+  regular: FontSource;
+  bold: FontSource;
+  characters: ReadonlySet<number>;
+}
+
+const charsets = new WeakMap<PdfDocument, Printable>();
+
+/** What the document's fonts print (./labels.ts `printableText` replaces the rest). */
+export const printableIn = (doc: PdfDocument): Printable => charsets.get(doc) ?? winAnsi;
+
 /** A document whose FONT and BOLD are the built-in Helvetica, or the given embedded fonts. */
-export function createDocument(options: PDFKit.PDFDocumentOptions, embedded?: { regular: FontSource; bold: FontSource }): PdfDocument {
+export function createDocument(options: PDFKit.PDFDocumentOptions, embedded?: Embedded): PdfDocument {
   // pdfkit's types say string, but it takes any object that lays out text like a fontkit font.
   const regular = (embedded?.regular ?? 'Helvetica') as string;
   const doc = new PDFDocument({ ...options, font: regular });
@@ -33,6 +46,7 @@ export function createDocument(options: PDFKit.PDFDocumentOptions, embedded?: { 
   doc.registerFont(BOLD, (embedded?.bold ?? 'Helvetica-Bold') as string);
   if (embedded) {
     for (const name of [BOLD, FONT]) primeEmbedded(doc.font(name));
+    charsets.set(doc, (c) => embedded.characters.has(c.codePointAt(0)!));
   }
   return doc;
 }

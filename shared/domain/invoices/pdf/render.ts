@@ -6,7 +6,7 @@ import { palette, type Branding } from './branding';
 import { attachFacturX, facturXOptions } from './facturx';
 import { embeddedFonts } from './fonts';
 import { parties, titleBand } from './header';
-import { documentNumber, documentTitle, wordsFor } from './labels';
+import { beyondWinAnsi, documentNumber, documentTitle, wordsFor } from './labels';
 import { FOOTER_SPACE, MARGIN, room, runningFooters } from './layout';
 import { createDocument, toBuffer } from './pdfkit';
 import { rowHeight, tableHeading, tableRow } from './table';
@@ -29,7 +29,8 @@ export interface RenderOptions {
  * The invoice, credit note or document as an A4 PDF: title and number on the brand colour, seller and customer,
  * dates, the lines (the table's heading repeated on every page it runs onto), discounts, tax by rate, totals,
  * paid and due, the legal mentions and notes, and the invoice's footer with page numbers on every page. Nothing is
- * read from disk or fetched (a Factur-X embeds its fonts from ./generated/fonts.ts). The same invoice gives the same bytes.
+ * fetched; the built-in fonts print WinAnsi, and a Factur-X, or a document with letters beyond it (Polish…), embeds
+ * Roboto (./fonts.ts). The same invoice gives the same bytes.
  */
 export async function renderInvoicePdf(invoice: Invoice, branding: Branding, options: RenderOptions = {}): Promise<Buffer> {
   const colors = palette(branding.brandColor);
@@ -43,7 +44,7 @@ export async function renderInvoicePdf(invoice: Invoice, branding: Branding, opt
     lang: words.language,
     info: { Title: title, Author: invoice.seller.name, CreationDate: created },
     ...(options.facturx && facturXOptions()),
-  }, options.facturx ? embeddedFonts() : undefined);
+  }, options.facturx || words.beyondWinAnsi || beyondWinAnsi(JSON.stringify(invoice)) ? embeddedFonts() : undefined);
   const entity = options.entity ?? null;
   let y = parties(doc, invoice, titleBand(doc, invoice, colors, words) + 24, words, entity) + 20;
   const heading = (top: number) => tableHeading(doc, top, colors, words);
