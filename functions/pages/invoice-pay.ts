@@ -24,6 +24,7 @@ export const handler = pageHandler<PayForm>(route, 'invoice', async (opened, inp
     if (!isRefusal(error)) throw error;
     if (error.code === 'charge_in_progress' || error.code === 'idempotency_key_in_progress') return backTo(opened.path, 'in_progress');
     if (error.code === 'payment_method_invalid' || error.code === 'payment_method_missing') return backTo(opened.path, 'card_refused');
+    if (error.code === 'too_many_payment_attempts') return backTo(opened.path, 'too_many_attempts');
     return backTo(opened.path); // nothing due any more, no longer payable: the page says so
   }
 });

@@ -9,6 +9,7 @@ const NOTICES = {
   paid: ['pay.paid', 'ok'],
   in_progress: ['pay.in_progress', 'info'],
   card_refused: ['pay.card_refused', 'error'],
+  too_many_attempts: ['pay.too_many_attempts', 'error'],
   form_expired: ['form.expired', 'error'],
   card_added: ['portal.card_added', 'ok'],
   card_removed: ['portal.card_removed', 'ok'],

@@ -90,6 +90,35 @@ describe('the invoice page', () => {
     expect(payments(await invoice(posted.id))).toHaveLength(1);
   });
 
+  // Plain HTTP (no browser needed): the pay form as a card tester would post it.
+  it('stops taking cards after 5 declines of the invoice in an hour (card testing), and takes them again an hour later', async () => {
+    const inv = await toPay((await customer()).id);
+    const payWith = async (token: string) => {
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await (await fetch(inv.public_url)).text())![1]!;
+      const answer = await fetch(`${inv.public_url}/pay`, {
+        method: 'POST', redirect: 'manual', body: new URLSearchParams({ csrf, method: 'card', token }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api.url, 'sec-fetch-site': 'same-origin' },
+      });
+      return answer.headers.get('location') ?? '';
+    };
+    for (let attempt = 0; attempt < 5; attempt++) expect(await payWith('tok_chargeDeclined')).not.toMatch(/notice=/);
+    expect(payments(await invoice(inv.id))).toHaveLength(5);
+    expect(await payWith('tok_visa')).toMatch(/notice=too_many_attempts$/);
+    expect(await invoice(inv.id)).toMatchObject({ status: 'error', amount_paid: 0 });
+    expect(payments(await invoice(inv.id))).toHaveLength(5);
+    const told = await (await fetch(`${inv.public_url}?notice=too_many_attempts`)).text();
+    expect(told).toContain('This invoice was declined too many times in the last hour.');
+
+    const clock = movableClock();
+    try {
+      clock.setOffset(61 * 60_000);
+      expect(await payWith('tok_visa')).toMatch(/notice=paid$/);
+      expect(await invoice(inv.id)).toMatchObject({ status: 'paid', amount_due: 0 });
+    } finally {
+      clock.restore();
+    }
+  }, 60_000);
+
   it_('refuses a form without its CSRF token or from another site, and charges nothing', async () => {
     const payer = await customer();
     await client.post(`/v1/customers/${payer.id}/payment-methods`, { token: 'tok_visa' });

@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context';
+import { RuleViolation } from '../../errors';
 import { toInvoice, type Invoice, type InvoiceItem, type PaymentTransaction } from '../invoices/invoice';
 import { chargeInvoice } from '../invoices/charge';
 import type { PaymentMethodItem } from '../payment-methods/payment-method';
@@ -40,16 +41,32 @@ export async function invoicePage(ctx: Ctx, id: string, generation: number): Pro
   };
 }
 
+/**
+ * Against card testing (trying stolen card numbers on a public form): at most this many declined payments of one
+ * invoice in the last hour; the page refuses further attempts until the oldest leaves the hour. The API's own
+ * `POST …/charge` (a bearer credential, the workspace's rate limits) is not limited by it.
+ */
+export const PAGE_DECLINES_PER_HOUR = 5;
+
+function assertFewDeclines(ctx: Ctx, item: InvoiceItem): void {
+  const since = ctx.clock.now().getTime() - 3_600_000;
+  const declines = item.transactions.filter((t) => t.type === 'payment' && t.status === 'failed' && Date.parse(t.process_at) > since);
+  if (declines.length >= PAGE_DECLINES_PER_HOUR) {
+    throw new RuleViolation('too_many_payment_attempts', `Invoice '${item.id}' was declined ${declines.length} times in the last hour: try again later.`);
+  }
+}
+
 /** What the pay form sends: the saved method, or a token of the provider's card form (a new card, saved then charged). */
 export type PayChoice = { method: 'saved' } | { method: 'card'; token: string };
 
 /**
  * The pay button: charges the amount due through the very function of `POST /v1/invoices/{id}/charge` (claim,
- * provider, outcome), once per submitted form (page-effect.ts). A new card is first saved for the customer (it does
+ * provider, outcome), once per submitted form (page-effect.ts), unless the invoice was declined too often lately. A new card is first saved for the customer (it does
  * not become the default unless the customer has none, as `POST …/payment-methods` decides) and charged.
  */
 export async function payInvoiceFromPage(ctx: Ctx, item: InvoiceItem, choice: PayChoice, nonce: string): Promise<Submission<Invoice>> {
   return submitOnce(ctx, 'payInvoicePage', nonce, { invoice: item.id, ...choice }, async () => {
+    assertFewDeclines(ctx, item);
     const method = choice.method === 'card' ? await createPaymentMethod(ctx, item.customer_id, { token: choice.token }) : undefined;
     return chargeInvoice(ctx, item.id, method?.id);
   });
