@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { fatalOnes, validateEInvoices, validatorsAvailable, warnIfUnavailable, type Validation } from '../support/en16931';
+import { installed } from '../support/system-tools';
 import { readPdf } from '../support/pdf-text';
 
 let api: TestApi;
@@ -179,22 +180,8 @@ withValidators('EN 16931: invoices and credit notes pass the official rules', ()
   });
 });
 
-const qpdf = (() => {
-  try {
-    execFileSync('qpdf', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const pdffonts = (() => {
-  try {
-    execFileSync('pdffonts', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const qpdf = installed('qpdf', '--version');
+const pdffonts = installed('pdffonts', '-v');
 if (!pdffonts) console.warn('Factur-X font check skipped: pdffonts is not installed (apt-get install poppler-utils; .ci/run installs it).');
 if (!qpdf) console.warn('Factur-X attachment check skipped: qpdf is not installed (apt-get install qpdf; .ci/run installs it).');
 

@@ -19,16 +19,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { binaryResponse } from '../../shared/http/responses';
 import type { RouteMeta } from '../../shared/http/route-meta';
 import { readPdf } from '../support/pdf-text';
+import { installed } from '../support/system-tools';
 
 /** poppler's pdftotext reads embedded (CID) fonts back, which ../support/pdf-text does not. */
-const pdftotext = (() => {
-  try {
-    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const pdftotext = installed('pdftotext', '-v');
 if (!pdftotext) console.warn('Reading back the Polish PDF skipped: pdftotext is not installed (apt-get install poppler-utils; .ci/run installs it).');
 
 const line = (id: string, over: Partial<InvoiceLineItem>): InvoiceLineItem => ({
