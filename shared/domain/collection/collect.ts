@@ -50,8 +50,9 @@ export async function collectInvoice(ctx: Ctx, id: string): Promise<CollectionOu
     const after = await findInvoiceItem(ctx, id);
     return isDunned(after) && after.dunning.final_action_status === 'pending' ? runFinalAction(ctx, after) : outcome;
   } catch (error) {
-    // Another run is on this attempt (its claim holds), or got past it: this one has nothing left to do.
-    if (error instanceof AttemptSuperseded || (error instanceof Conflict && error.code === 'charge_in_progress')) return 'nothing';
+    // Another run is on this attempt (its claim holds) or got past it, or the invoice moved (voided, paid by hand)
+    // since it was read: this run has nothing left to do; the next one reads the invoice again.
+    if (error instanceof AttemptSuperseded || error instanceof Conflict) return 'nothing';
     throw error;
   }
 }
