@@ -47,6 +47,8 @@ export async function collectInvoice(ctx: Ctx, id: string): Promise<CollectionOu
     const [customer, entity] = await Promise.all([findCustomerItem(ctx, invoice.customer_id), findEntityItem(ctx, invoice.invoicing_entity_id, true)]);
     if (collectionSettingsOf(entity).wallet_collection_enabled && !invoice.wallet_load && (await fromWallet(ctx, invoice, attempt, check)) === 'paid') return 'collected';
     const outcome = await fromPaymentMethod(ctx, invoice, customer, attempt, check);
+    if (outcome !== 'exhausted') return outcome;
+    // The last retry failed: a final action left pending (cancel_subscription) is done now, not at the next run.
     const after = await findInvoiceItem(ctx, id);
     return isDunned(after) && after.dunning.final_action_status === 'pending' ? runFinalAction(ctx, after) : outcome;
   } catch (error) {
