@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context';
+import { outsideEffect } from '../../db/effect-claim';
 import { putIfUnchanged, retryOnRace } from '../../db/items';
 import { queryItems } from '../../db/query';
 import { findInvoiceItem } from '../invoices/read';
@@ -8,9 +9,12 @@ import { dunningRefKey, isDunned, rearmed } from './dunning';
  * A new default payment method (docs/collection.md): every invoice of the customer whose automatic collection
  * failed (retrying, or exhausted with nothing done) starts a new round, its first attempt due now, with the new
  * method. Found through the customer's `DUNNING#<invoice>` items (written with each failure). Each invoice is one
- * conditional write: running it twice re-arms it twice at most, which charges nothing by itself.
+ * conditional write: running it twice re-arms it twice at most, which charges nothing by itself. It is a consequence
+ * of the request's effect, not part of it: written outside its idempotency claim (docs/idempotency.md).
  */
-export async function rearmCollection(ctx: Ctx, customerId: string): Promise<number> {
+export const rearmCollection = (ctx: Ctx, customerId: string): Promise<number> => outsideEffect(() => rearm(ctx, customerId));
+
+async function rearm(ctx: Ctx, customerId: string): Promise<number> {
   const { pk } = dunningRefKey(ctx, customerId, '');
   const { items } = await queryItems<{ invoice_id: string }>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
