@@ -134,6 +134,21 @@ describe('automatic collection', () => {
     await setEntity({ wallet_collection_enabled: true });
   });
 
+  it('collects an invoice once its grace period is over, deciding its method then', async () => {
+    await setEntity({ invoice_grace_period_duration: 1 });
+    const customer = await customerWith(null);
+    const draft = (await client.post('/v1/invoices', { customer_id: customer.id, line_items: [{ name: 'Service', unit_amount: 1_000 }] })).body;
+    expect((await client.post(`/v1/invoices/${draft.id}/validate`)).body).toMatchObject({ status: 'grace_period', collection_method: null, dunning: null });
+    await setEntity({ invoice_grace_period_duration: 0 });
+    // The card saved during the grace period counts: the method is decided when the invoice becomes payable.
+    await client.post(`/v1/customers/${customer.id}/payment-methods`, { token: 'tok_visa' });
+    clock.advance(24 * HOUR + 60_000);
+    await run();
+    expect(await invoice(draft.id)).toMatchObject({ collection_method: 'automatic' });
+    await run(); // the run that moved it may not have seen its collection item yet
+    expect(await invoice(draft.id)).toMatchObject({ status: 'paid', dunning: { status: 'succeeded', attempt: 1 } });
+  });
+
   it('never charges twice when runs overlap', async () => {
     const customer = await customerWith('tok_visa');
     const issued = await payable(customer.id);
@@ -237,6 +252,17 @@ describe('dunning', () => {
     const events = await eventsOf(issued.id);
     expect(events.filter((e) => e.event_type === 'invoice.payment_failed')).toHaveLength(1);
     expect(events.filter((e) => e.event_type === 'invoice.reminder_due')).toHaveLength(0);
+  });
+
+  it('leaves the schedule when the invoice is marked uncollectible by hand', async () => {
+    const customer = await customerWith('tok_chargeDeclined', { invoice_reminders_enabled: false });
+    const issued = await payable(customer.id);
+    await run();
+    expect((await client.post(`/v1/invoices/${issued.id}/uncollectible`)).status).toBe(200);
+    clock.advance(3 * HOUR);
+    await run();
+    expect(await invoice(issued.id)).toMatchObject({ status: 'uncollectible', dunning: { status: 'stopped', stopped_reason: 'not_payable', attempt: 1 } });
+    expect((await run()).due).toBe(0);
   });
 
   it('starts a new round with a new default payment method', async () => {
