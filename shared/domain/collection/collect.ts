@@ -108,10 +108,11 @@ async function failWithoutCharge(ctx: Ctx, id: string, attempt: number, errorTyp
 
 /**
  * `cancel_subscription` after the last retry: the invoice's subscription is cancelled at once (a subscription
- * cancelled already counts as done), then the invoice leaves the scheduling index. Safe to run twice.
+ * cancelled already counts as done; an invoice paid meanwhile cancels nothing), then the invoice leaves the
+ * scheduling index. Safe to run twice.
  */
 async function runFinalAction(ctx: Ctx, invoice: Dunned): Promise<CollectionOutcome> {
-  if (invoice.subscription_id) {
+  if (invoice.subscription_id && COLLECTIBLE.has(invoice.status)) {
     await cancelSubscription(ctx, invoice.subscription_id, { mode: 'immediately' }).catch((error: unknown) => {
       if (!(error instanceof Conflict || error instanceof NotFound)) throw error;
     });
