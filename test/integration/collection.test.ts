@@ -83,7 +83,11 @@ describe('collection method', () => {
     await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
   });
 
-  it('rejects a retry schedule that does not move forward, and an unknown final action', async () => {
+  it('rejects an unknown collection method, a retry schedule that does not move forward, and an unknown final action', async () => {
+    const customer = await customerWith(null);
+    expect((await client.put(`/v1/customers/${customer.id}`, { collection_method: 'charge_automatically' })).status).toBe(400);
+    expect((await client.post('/v2/subscriptions', { customer_id: customer.id, products: [{ ...fee, quantity: 1 }], collection_method: 'send_invoice' })).status).toBe(400);
+    expect((await client.put(`/v1/customers/${customer.id}`, { collection_method: 'automatic' })).body.collection_method).toBe('automatic');
     const back = await client.put(`/v1/invoicing-entities/${entity.id}`, { dunning_retry_schedule: [{ period: 'days', count: 1 }, { period: 'hours', count: 24 }] });
     expect(back.status).toBe(400);
     expect(back.body.errors).toEqual([{ path: 'body.dunning_retry_schedule.1', message: 'is not after the previous retry' }]);
