@@ -44,6 +44,7 @@ const customerMembers: Record<string, Schema> = {
   properties: nullable(metadata),
   custom_properties: metadata,
   invoice_reminders_enabled: { type: 'boolean' },
+  collection_method: { ...nullable({ type: 'string', enum: ['automatic', 'manual'] }), description: 'null (default): automatic when a default payment method is saved, else manual (docs/collection.md).' },
   price_book_id: nullable(id),
 };
 
@@ -74,6 +75,7 @@ export const customerResource: Schema = resource({
   language: out.nullableString, timezone: out.nullableString, external_id: out.nullableString, properties: out.nullableFreeObject,
   custom_properties: out.freeObject, billing_address: nullableResource(addressResource), shipping_address: nullableResource(addressResource),
   billing_email: out.nullableString, invoice_emails: out.stringArray, invoicing_entity_id: out.string, invoice_reminders_enabled: out.boolean,
+  collection_method: enumOf(['automatic', 'manual'], true),
   price_book_id: out.nullableString, available_payment_methods: out.stringArray, current_payment_method_type: out.nullableString,
   current_payment_method_id: out.nullableString,
   current_payment_method: nullableResource(paymentMethodSummary),

@@ -116,6 +116,18 @@ export const invoiceTransactionResource: Schema = resource({
   error_type: out.nullableString, comment: out.nullableString,
 });
 
+/** The automatic collection of an invoice and its retries (docs/collection.md). */
+const dunningResource = resource({
+  status: { ...enumOf(['active', 'succeeded', 'stopped', 'exhausted']), description: 'active: an attempt is due at next_attempt_at; exhausted: the last retry failed.' },
+  attempt: { ...out.integer, description: 'Attempts made in the current round (a new default payment method starts a new round).' },
+  next_attempt_at: out.nullableDateTime, started_at: { ...out.nullableDateTime, description: "The round's first failure: the retries are counted from it." },
+  last_attempt_at: out.nullableDateTime, last_error_type: out.nullableString,
+  retry_schedule: arrayOf(resource({ period: enumOf(['hours', 'days']), count: out.integer })),
+  final_action: enumOf(['mark_uncollectible', 'cancel_subscription', 'none']), final_action_status: enumOf(['pending', 'done'], true),
+  stopped_reason: enumOf(['manual_payment', 'not_payable'], true),
+  reminder: nullableResource(resource({ attempt: out.integer, phase: enumOf(['before_due', 'after_due']), at: out.dateTime })),
+}, [], 'Null for a manual invoice (and before the invoice is payable).');
+
 export const invoiceResource: Schema = resource({
   id: out.string, number: { ...out.nullableString, description: 'Null while draft.' }, type: enumOf(INVOICE_TYPES), document_name: out.nullableString,
   status: enumOf(INVOICE_STATUSES), reference: out.nullableString, customer_id: out.string, purchase_order: out.nullableString, currency: out.string,
@@ -135,4 +147,6 @@ export const invoiceResource: Schema = resource({
   created_at: out.dateTime, updated_at: out.nullableDateTime, properties: out.nullableFreeObject, custom_properties: out.nullableFreeObject,
   original_invoice_id: out.nullableString, original_invoice_number: out.nullableString, line_items: arrayOf(invoiceLineItemResource),
   coupons: arrayOf(appliedCoupon), transactions: arrayOf(invoiceTransactionResource), public_url: out.string, integrations: arrayOf(out.freeObject),
+  collection_method: { ...enumOf(['automatic', 'manual'], true), description: 'Decided when the invoice becomes payable (docs/collection.md); null before.' },
+  dunning: nullableResource(dunningResource),
 });

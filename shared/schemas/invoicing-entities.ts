@@ -1,7 +1,10 @@
 import { PATTERNS } from './formats';
-import { country, currency, days, email, enumOf, language, name, nullable, nullableResource, object, out, resource, text, timezone, uri, type Schema } from './common';
+import { arrayOf, country, currency, days, email, enumOf, language, name, nullable, nullableResource, object, out, resource, text, timezone, uri, type Schema } from './common';
 import { CUSTOMER_TYPES } from './customers';
 import { pagingQuery } from './list-query';
+import { DUNNING_FINAL_ACTIONS, MAX_RETRIES } from '../domain/collection/settings';
+
+const retryDelay = object({ period: { type: 'string', enum: ['hours', 'days'] }, count: { type: 'integer', minimum: 1, maximum: 1440 } }, ['period', 'count']);
 
 const numberPattern = { type: 'string', maxLength: 64, pattern: PATTERNS.numberPattern };
 const counter = { type: 'integer', minimum: 1, maximum: 999_999_999 };
@@ -42,6 +45,13 @@ const entityMembers: Record<string, Schema> = {
   forced_customer_type: nullable({ type: 'string', enum: CUSTOMER_TYPES }),
   credit_note_wallet_refund_enabled: { type: 'boolean' },
   tax_collection_enabled: { type: 'boolean' },
+  // Automatic collection and dunning (docs/collection.md).
+  dunning_retry_schedule: {
+    type: 'array', maxItems: MAX_RETRIES, items: retryDelay,
+    description: 'When a failed automatic collection is retried, each counted from the first failure, strictly increasing, at most 60 days. Default 2 h, 12 h, 24 h, 3 days, 7 days; [] retries never.',
+  },
+  dunning_final_action: { type: 'string', enum: DUNNING_FINAL_ACTIONS, description: 'After the last retry failed: mark_uncollectible, cancel_subscription (the invoice\'s) or none (default).' },
+  wallet_collection_enabled: { type: 'boolean', description: 'Automatic collection takes from the customer\'s active wallet first (default true).' },
   // E-invoicing (docs/e-invoicing.md).
   registration_scheme: nullable({ type: 'string', pattern: '^[0-9]{4}$', description: 'ISO 6523 scheme of registration_number (0002 SIREN, 0009 SIRET); guessed for French numbers when absent.' }),
   legal_form: nullable(text(255)),
@@ -66,7 +76,9 @@ export const entityResource: Schema = resource({
   invoice_grace_period_duration: out.integer, invoice_payment_initiation_delay: out.nullableInteger, document_payment_initiation_delay: out.nullableInteger,
   invoice_late_fees: out.nullableString, invoice_footer: out.string, document_footer: out.string, logo_url: out.nullableString,
   favicon_url: out.nullableString, brand_color: out.nullableString, forced_customer_type: enumOf(CUSTOMER_TYPES, true),
-  credit_note_wallet_refund_enabled: out.boolean, tax_collection_enabled: out.boolean, created_at: day, updated_at: day, deleted_at: { ...day, type: ['string', 'null'] },
+  credit_note_wallet_refund_enabled: out.boolean, tax_collection_enabled: out.boolean,
+  dunning_retry_schedule: arrayOf(resource({ period: enumOf(['hours', 'days']), count: out.integer })), dunning_final_action: enumOf(DUNNING_FINAL_ACTIONS),
+  wallet_collection_enabled: out.boolean, created_at: day, updated_at: day, deleted_at: { ...day, type: ['string', 'null'] },
   registration_scheme: out.nullableString, legal_form: out.nullableString,
   bank_account: nullableResource(resource({ iban: out.string, bic: out.nullableString, account_name: out.nullableString }, ['bic', 'account_name'])),
   payment_terms: out.nullableString, facturx_enabled: out.boolean,

@@ -33,6 +33,7 @@ export const subscriptionCreateBody = object(
     invoicing_entity_id: id,
     coupon_ids: { type: 'array', maxItems: 10, items: id },
     promotion_code: promotionCode,
+    collection_method: { ...nullable({ type: 'string', enum: ['automatic', 'manual'] }), description: "Its invoices' collection method; null (default): the customer's (docs/collection.md)." },
   },
   ['products', 'customer_id'],
 );
@@ -116,6 +117,7 @@ export const subscriptionResource: Schema = requireAll({
     cancelled_at: nstr, ends_at: nstr, created_at: str, updated_at: str,
     timezone: { ...str, description: "The zone its periods are counted in: the customer's, else its invoicing entity's, at creation." },
     trial_ends_at: nstr, paused_at: nstr, pause_billing: { type: ['string', 'null'], enum: ['none', 'continue', null] },
+    collection_method: { type: ['string', 'null'], enum: ['automatic', 'manual', null], description: "Its invoices' collection method; null: the customer's." },
     scheduled_change: {
       anyOf: [
         { type: 'object', required: ['effective_at', 'products'], additionalProperties: false, properties: { effective_at: nstr, products: { type: 'array', items: subscriptionProduct } } },

@@ -1,5 +1,6 @@
 import { plainSummary, type PaymentMethodSummary } from '../payment-methods/payment-method';
 import type { Ctx } from '../../context';
+import type { CollectionMethod } from '../collection/settings';
 import type { StoredItem } from '../../db/items';
 import { entityKey, listIndexKeys } from '../../db/keys';
 
@@ -42,6 +43,8 @@ export interface CustomerMembers {
   invoice_emails: string[];
   invoicing_entity_id: string;
   invoice_reminders_enabled: boolean;
+  /** Null: automatic when a default payment method is saved, else manual (docs/collection.md). Absent on older customers. */
+  collection_method?: CollectionMethod | null;
   price_book_id: string | null;
   available_payment_methods: string[];
   current_payment_method_type: string | null;
@@ -137,6 +140,7 @@ export function newCustomerItem(ctx: Ctx, id: string, now: string): CustomerItem
     invoice_emails: [],
     invoicing_entity_id: '',
     invoice_reminders_enabled: true,
+    collection_method: null,
     price_book_id: null,
     available_payment_methods: [],
     current_payment_method_type: null,
@@ -187,6 +191,7 @@ export function toCustomer(item: CustomerItem) {
     invoice_emails: m.invoice_emails,
     invoicing_entity_id: m.invoicing_entity_id,
     invoice_reminders_enabled: m.invoice_reminders_enabled,
+    collection_method: m.collection_method ?? null,
     price_book_id: m.price_book_id,
     available_payment_methods: m.available_payment_methods,
     current_payment_method_type: m.current_payment_method_type,

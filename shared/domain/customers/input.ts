@@ -33,6 +33,7 @@ export interface CustomerInput {
   properties?: Record<string, unknown> | null;
   custom_properties?: Record<string, unknown>;
   invoice_reminders_enabled?: boolean;
+  collection_method?: 'automatic' | 'manual' | null;
   price_book_id?: string | null;
 }
 

@@ -2,7 +2,8 @@ import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { effectKey, outsideEffect } from '../../db/effect-claim';
 import { putIfUnchanged, retryOnRace, versionCondition } from '../../db/items';
-import { transactWrite } from '../../db/transactions';
+import { transactWrite, type TransactItem } from '../../db/transactions';
+import { afterOutsidePayment } from '../collection/dunning';
 import { Conflict, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { findCustomerItem } from '../customers/read';
@@ -23,13 +24,25 @@ async function methodFor(ctx: Ctx, invoice: InvoiceItem, given: string | undefin
 }
 
 /**
+ * A charge made by the automatic collection (shared/domain/collection/collect.ts): its provider key is derived from
+ * the invoice and the attempt (so a crashed worker's retry is the same charge at the provider), `check` refuses an
+ * invoice that is no longer at this attempt, and `finish` moves the collection's state in the charge's own write.
+ */
+export interface CollectionCharge {
+  providerKey: string;
+  check(invoice: InvoiceItem): void;
+  finish(charged: InvoiceItem, result: ChargeResult): { item: InvoiceItem; also: TransactItem[] };
+}
+
+/**
  * Claims the invoice for one charge: a conditional write on its version that records the attempt (and the method,
  * which overrides the invoice's). While the claim holds, no other charge or payment starts, so the provider is never
  * asked twice for the same amount due.
  */
-async function claim(ctx: Ctx, id: string, given: string | undefined, providerKey: string | undefined) {
+async function claim(ctx: Ctx, id: string, given: string | undefined, providerKey: string | undefined, collection?: CollectionCharge) {
   return retryOnRace(async () => {
     const invoice = await findInvoiceItem(ctx, id);
+    collection?.check(invoice);
     // The attempt of a crashed request with the same Idempotency-Key is this one's: taken over at once.
     const ours = providerKey !== undefined && invoice.charge_attempt?.provider_key === providerKey;
     assertPayable(ctx, ours ? { ...invoice, charge_attempt: undefined } : invoice);
@@ -42,7 +55,7 @@ async function claim(ctx: Ctx, id: string, given: string | undefined, providerKe
 }
 
 /** Records the provider's answer on the invoice that the attempt claimed; a paid wallet load is credited with it. */
-async function finish(ctx: Ctx, id: string, attemptId: string, method: PaymentMethodItem, result: ChargeResult): Promise<Invoice> {
+async function finish(ctx: Ctx, id: string, attemptId: string, method: PaymentMethodItem, result: ChargeResult, collection?: CollectionCharge): Promise<Invoice> {
   return retryOnRace(async () => {
     const invoice = await findInvoiceItem(ctx, id);
     if (invoice.charge_attempt?.id !== attemptId) throw new Conflict(`The charge of invoice '${id}' was taken over by another one.`, 'charge_in_progress');
@@ -50,9 +63,11 @@ async function finish(ctx: Ctx, id: string, attemptId: string, method: PaymentMe
       amount: invoice.amount_due, provider_id: result.providerId, payment_method: methodSummary(method),
       status: result.status, error_type: result.status === 'failed' ? result.errorType : null, comment: result.status === 'failed' ? result.message : null,
     });
-    const moved = result.status === 'succeeded' ? withPayment(ctx, invoice, transaction) : withFailedCharge(ctx, invoice, transaction);
-    const next = { ...moved, _version: invoice._version + 1 };
-    await transactWrite([{ Put: { TableName: tableName(), Item: next, ...versionCondition(invoice._version) } }, ...(await settlementItems(ctx, next))]);
+    const charged = result.status === 'succeeded' ? withPayment(ctx, invoice, transaction) : withFailedCharge(ctx, invoice, transaction);
+    // The collection's state moves in the same write: its retries, or its end (docs/collection.md).
+    const moved = collection ? collection.finish(charged, result) : result.status === 'succeeded' ? afterOutsidePayment(ctx, charged) : { item: charged, also: [] };
+    const next = { ...moved.item, _version: invoice._version + 1 };
+    await transactWrite([{ Put: { TableName: tableName(), Item: next, ...versionCondition(invoice._version) } }, ...moved.also, ...(await settlementItems(ctx, next))]);
     return toInvoice(next);
   });
 }
@@ -65,9 +80,9 @@ async function finish(ctx: Ctx, id: string, attemptId: string, method: PaymentMe
  * preparation, redone by a retry after a crash, and the provider gets a key derived from the request's key, so the
  * retry's charge is the crashed one's, never a second.
  */
-export async function chargeInvoice(ctx: Ctx, id: string, paymentMethodId?: string): Promise<Invoice> {
-  const providerKey = effectKey();
-  const { invoice, method, attempt } = await outsideEffect(() => claim(ctx, id, paymentMethodId, providerKey));
+export async function chargeInvoice(ctx: Ctx, id: string, paymentMethodId?: string, collection?: CollectionCharge): Promise<Invoice> {
+  const providerKey = collection?.providerKey ?? effectKey();
+  const { invoice, method, attempt } = await outsideEffect(() => claim(ctx, id, paymentMethodId, providerKey, collection));
   let result: ChargeResult;
   try {
     const idempotencyKey = providerKey ?? attempt.id;
@@ -76,7 +91,7 @@ export async function chargeInvoice(ctx: Ctx, id: string, paymentMethodId?: stri
     await outsideEffect(() => release(ctx, id, attempt.id));
     throw error;
   }
-  return finish(ctx, id, attempt.id, method, result);
+  return finish(ctx, id, attempt.id, method, result, collection);
 }
 
 /** The provider could not be reached: the claim is lifted so the invoice can be charged again. */

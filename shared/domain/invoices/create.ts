@@ -7,6 +7,7 @@ import { RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { productArchived } from '../catalog/errors';
 import { productUsableCheck } from '../catalog/usable';
+import type { CollectionMethod } from '../collection/settings';
 import type { CustomerItem } from '../customers/customer';
 import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
 import { findCustomerItem } from '../customers/read';
@@ -64,6 +65,8 @@ export interface IssuingOptions {
    * once): e.g. a subscription's summary, kept on the customer in the same transaction as its invoice.
    */
   customer?: CustomerAlso;
+  /** The subscription's collection method (null: inherit the customer's), recorded when the invoice is payable. */
+  collectionMethod?: CollectionMethod | null;
 }
 
 /** Product checks beyond this many distinct products rely on the read alone (a transaction holds 100 items). */
@@ -121,7 +124,7 @@ export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: Issu
     if (options.coupons) redemptions.terms.unshift(...options.coupons);
     const amounts = invoiceAmounts(resolved.lines, redemptions.terms, tax.rate, currency);
     const draft = draftItem(ctx, input, { customer: current, entity, currency, tax, amounts, redemptions: { ...redemptions, countedIds }, options });
-    const issued = input.status === 'to_pay' ? issue(ctx, draft, entity, current, { allowGrace: false }) : undefined;
+    const issued = input.status === 'to_pay' ? issue(ctx, draft, entity, current, { allowGrace: false, collectionMethod: options.collectionMethod }) : undefined;
     const invoice = issued?.invoice ?? draft;
     assertStorable(invoice);
     const checks = resolved.productIds.slice(0, PRODUCT_CHECKS);

@@ -1,3 +1,4 @@
+import { dunningEvents } from '../collection/events';
 import type { EventDraft, EventType } from '../events/catalog';
 import { toInvoice, type InvoiceItem, type InvoiceStatus } from './invoice';
 
@@ -23,5 +24,5 @@ export function invoiceEvents(before: InvoiceItem | undefined, after: InvoiceIte
     return [...(before ? [] : [{ type: 'credit_note.ready' as const, data }]), ...(entered === 'paid' ? [{ type: 'credit_note.settled' as const, data }] : [])];
   }
   const status = entered && INVOICE_STATUS_EVENTS[entered];
-  return [...(before ? [] : [{ type: 'invoice.created' as const, data }]), ...(status ? [{ type: status, data }] : [])];
+  return [...(before ? [] : [{ type: 'invoice.created' as const, data }]), ...(status ? [{ type: status, data }] : []), ...dunningEvents(before, after, data)];
 }

@@ -5,6 +5,8 @@ import { dueIndexKeys, entityKey, listIndexKeys } from '../../db/keys';
 import type { TaxSchemeName } from '../../money/tax-scheme';
 import type { Address } from '../customers/customer';
 import type { PaymentMethodSummary } from '../payment-methods/payment-method';
+import type { DunningState } from '../collection/dunning';
+import type { CollectionMethod } from '../collection/settings';
 import { invoiceLinkExpiry, linkUrl, workspaceOfKey } from '../../pages/links';
 
 export const INVOICE = 'INV';
@@ -139,6 +141,10 @@ export interface Invoice {
   transactions: PaymentTransaction[];
   public_url: string;
   integrations: unknown[];
+  /** Resolved when the invoice becomes payable (docs/collection.md); null before. */
+  collection_method: CollectionMethod | null;
+  /** The automatic collection and its retries; null for a manual invoice. */
+  dunning: DunningState | null;
 }
 
 /** A coupon as applied: what is needed to apply it again when the lines change (PATCH). */
@@ -155,7 +161,10 @@ export interface CouponTerms {
 }
 
 /** The stored invoice: the public members plus what the domain needs and never returns. */
-export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url'> & {
+export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url' | 'collection_method' | 'dunning'> & {
+  /** Absent on invoices written before collection existed, and on drafts. */
+  collection_method?: CollectionMethod | null;
+  dunning?: DunningState | null;
   invoicing_entity_id: string;
   /** The scheme's rate as an exact decimal string ('20', '8.1'): the lines are taxed with it. */
   tax_rate_exact: string;
@@ -230,5 +239,5 @@ export function toInvoice(item: InvoiceItem): Invoice {
   const copy: Record<string, unknown> = { ...item };
   if (Array.isArray(item.line_items)) copy.line_items = item.line_items.map(({ own_tax_rate: _own, ...line }) => line);
   for (const name of INTERNAL) delete copy[name];
-  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), amount_credited: item.amount_credited ?? 0, public_url: publicUrl(item) };
+  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), amount_credited: item.amount_credited ?? 0, collection_method: item.collection_method ?? null, dunning: item.dunning ?? null, public_url: publicUrl(item) };
 }

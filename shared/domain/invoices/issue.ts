@@ -2,6 +2,8 @@ import type { Ctx } from '../../context';
 import type { TransactItem } from '../../db/transactions';
 import type { CustomerItem } from '../customers/customer';
 import type { EntityItem } from '../invoicing-entities/invoicing-entity';
+import { withCollection } from '../collection/payable';
+import type { CollectionMethod } from '../collection/settings';
 import { addDays, paymentDelay } from './dates';
 import { graceDueKeys, invoiceListFields, type InvoiceItem } from './invoice';
 import { takeNumber } from './numbering';
@@ -14,9 +16,10 @@ export interface Issued {
 
 /**
  * An invoice leaving draft: its number, its issue date (now, unless the caller fixed it), its due date, and its
- * next status: grace_period when the entity has a grace period (and the move allows one), else to_pay.
+ * next status: grace_period when the entity has a grace period (and the move allows one), else to_pay (with its
+ * collection: docs/collection.md).
  */
-export function issue(ctx: Ctx, draft: InvoiceItem, entity: EntityItem, customer: CustomerItem, options: { allowGrace: boolean }): Issued {
+export function issue(ctx: Ctx, draft: InvoiceItem, entity: EntityItem, customer: CustomerItem, options: { allowGrace: boolean; collectionMethod?: CollectionMethod | null }): Issued {
   const now = ctx.clock.now().toISOString();
   const emitted_at = draft.fixed_dates.emitted_at ? draft.emitted_at : now;
   const due_at = draft.fixed_dates.due_at ? draft.due_at : addDays(emitted_at, paymentDelay(customer, entity));
@@ -33,5 +36,6 @@ export function issue(ctx: Ctx, draft: InvoiceItem, entity: EntityItem, customer
   };
   invoice.lf = invoiceListFields(invoice);
   if (grace > 0) Object.assign(invoice, graceDueKeys(ctx, invoice));
-  return { invoice, numbering: taken.item };
+  // Payable now: its collection is decided in this same write (the subscription's choice first).
+  return { invoice: withCollection(ctx, invoice, customer, entity, options.collectionMethod), numbering: taken.item };
 }

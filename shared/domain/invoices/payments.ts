@@ -6,6 +6,7 @@ import { Conflict, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { plainSummary } from '../payment-methods/payment-method';
 import { walletDebitItems } from '../wallets/ledger';
+import { afterOutsidePayment } from '../collection/dunning';
 import type { WalletItem } from '../wallets/wallet';
 import { findCustomerWallet } from '../wallets/wallets';
 import { toInvoice, type Invoice, type InvoiceItem } from './invoice';
@@ -45,28 +46,42 @@ async function liveWallet(ctx: Ctx, invoice: InvoiceItem): Promise<WalletItem> {
   return wallet;
 }
 
+/** A payment the automatic collection makes from the wallet: `check` and `finish` as for its charges (charge.ts). */
+export interface CollectionPayment {
+  check(invoice: InvoiceItem): void;
+  finish(paid: InvoiceItem): { item: InvoiceItem; also: TransactItem[] };
+}
+
 /**
  * `POST /v1/invoices/{id}/transactions`: a payment received outside the provider (transfer, cash…) or taken from
  * the customer's wallet. One transaction writes the invoice (on its version), the wallet debit when paid from the
  * wallet, and the wallet credit when the invoice is a paid load that this payment settles.
  */
-export async function recordPayment(ctx: Ctx, id: string, input: PaymentInput): Promise<Invoice> {
+export async function recordPayment(ctx: Ctx, id: string, input: PaymentInput, collection?: CollectionPayment): Promise<Invoice> {
   return retryOnRace(async () => {
     const invoice = await findInvoiceItem(ctx, id);
     assertPayable(ctx, invoice);
-    if (input.amount > invoice.amount_due) {
-      throw new RuleViolation('amount_exceeds_due', `The payment of ${input.amount} exceeds the ${invoice.amount_due} still due on invoice '${id}'.`);
-    }
+    collection?.check(invoice);
     const type = input.payment_method_type ?? 'transfer';
     const wallet = type === 'wallet' ? await liveWallet(ctx, invoice) : undefined;
+    // The collection takes what the wallet holds, up to the amount due, as both are now (read again on a race).
+    const amount = collection ? Math.min(input.amount, invoice.amount_due, wallet?.balance ?? 0) : input.amount;
+    if (collection && amount <= 0) return toInvoice(invoice);
+    if (amount > invoice.amount_due) {
+      throw new RuleViolation('amount_exceeds_due', `The payment of ${amount} exceeds the ${invoice.amount_due} still due on invoice '${id}'.`);
+    }
     const transaction = paymentTransaction(ctx, invoice, newId('tra'), {
-      amount: input.amount, provider_id: null, payment_method: plainSummary(type, wallet?.id ?? null), status: 'succeeded', error_type: null,
+      amount, provider_id: null, payment_method: plainSummary(type, wallet?.id ?? null), status: 'succeeded', error_type: null,
       comment: input.comment ?? null, process_at: input.process_at,
     });
-    const next = { ...withPayment(ctx, invoice, transaction), _version: invoice._version + 1 };
+    const paid = withPayment(ctx, invoice, transaction);
+    // A payment outside the collection stops it; the collection's own moves its state (docs/collection.md).
+    const moved = collection ? collection.finish(paid) : afterOutsidePayment(ctx, paid);
+    const next = { ...moved.item, _version: invoice._version + 1 };
     const items: TransactItem[] = [
       { Put: { TableName: tableName(), Item: next, ...versionCondition(invoice._version) } },
-      ...(wallet ? walletDebitItems(ctx, wallet, input.amount, invoice.id) : []),
+      ...moved.also,
+      ...(wallet ? walletDebitItems(ctx, wallet, amount, invoice.id) : []),
       ...(await settlementItems(ctx, next)),
     ];
     await transactWrite(items);

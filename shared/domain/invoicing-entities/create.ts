@@ -1,3 +1,4 @@
+import { assertRetrySchedule } from '../collection/settings';
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { retryOnRace } from '../../db/items';
@@ -11,6 +12,7 @@ export type CreateEntityInput = EntityInput & Pick<EntityItem, 'name' | 'country
 
 /** Creates an entity; it becomes the default when asked to, or when the workspace has no default yet. */
 export async function createInvoicingEntity(ctx: Ctx, input: CreateEntityInput): Promise<InvoicingEntity> {
+  assertRetrySchedule(input.dunning_retry_schedule);
   const id = newId('ive');
   const { is_default: wantsDefault, ...members } = input;
   return retryOnRace(async () => {

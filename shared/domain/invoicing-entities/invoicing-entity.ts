@@ -2,6 +2,7 @@ import type { Ctx } from '../../context';
 import { entityKey, listIndexKeys } from '../../db/keys';
 import type { StoredItem } from '../../db/items';
 import { definedMembers } from '../../objects';
+import { collectionSettingsOf, type EntityCollectionSettings } from '../collection/settings';
 
 export const ENTITY = 'IVE';
 
@@ -44,6 +45,10 @@ export interface InvoicingEntity {
   credit_note_wallet_refund_enabled: boolean;
   /** False: the entity collects no tax (its invoices are `not_eligible`), e.g. a seller not registered for sales tax. */
   tax_collection_enabled: boolean;
+  /** Automatic collection and dunning (docs/collection.md); absent on entities that never set them (the defaults). */
+  dunning_retry_schedule?: EntityCollectionSettings['dunning_retry_schedule'];
+  dunning_final_action?: EntityCollectionSettings['dunning_final_action'];
+  wallet_collection_enabled?: boolean;
   /** E-invoicing (docs/e-invoicing.md); absent on entities that never set them. */
   registration_scheme?: string | null;
   legal_form?: string | null;
@@ -168,6 +173,7 @@ export function toInvoicingEntity(item: EntityItem): InvoicingEntity {
     credit_note_wallet_refund_enabled: item.credit_note_wallet_refund_enabled,
     ...einvoicingMembers(item),
     tax_collection_enabled: item.tax_collection_enabled ?? true,
+    ...collectionSettingsOf(item),
     created_at: day(item.created_at)!,
     updated_at: day(item.updated_at)!,
     deleted_at: day(item.deleted_at),

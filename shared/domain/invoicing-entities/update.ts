@@ -1,3 +1,4 @@
+import { assertRetrySchedule } from '../collection/settings';
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { putIfUnchanged, retryOnRace, versionCondition } from '../../db/items';
@@ -12,6 +13,7 @@ const COUNTERS = ['next_invoice_number', 'next_credit_note_number', 'next_docume
 
 /** Partial update. Counters may move forward only (a lower number would repeat issued numbers). */
 export async function updateInvoicingEntity(ctx: Ctx, id: string, input: EntityInput): Promise<InvoicingEntity> {
+  assertRetrySchedule(input.dunning_retry_schedule);
   return retryOnRace(async () => {
     const current = await findEntityItem(ctx, id, true);
     if (current.deleted_at) throw entityDeleted(id);

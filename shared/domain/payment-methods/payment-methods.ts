@@ -1,3 +1,4 @@
+import { rearmCollection } from '../collection/rearm';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
@@ -70,7 +71,7 @@ export async function createPaymentMethod(ctx: Ctx, customerId: string, input: P
   assertCurrency(customer);
   const provider = paymentProvider(input.provider ?? 'sandbox');
   const attached = await provider.attach(input.token);
-  return retryOnRace(async () => {
+  const created = await retryOnRace(async () => {
     const current = customer ?? (await liveCustomer(ctx, customerId));
     customer = undefined; // a retry reads the customer again
     const currency = assertCurrency(current);
@@ -110,6 +111,9 @@ export async function createPaymentMethod(ctx: Ctx, customerId: string, input: P
     ]);
     return toPaymentMethod(item, makeDefault ? id : current.current_payment_method_id);
   });
+  // A new default re-arms the automatic collection of the customer's unpaid invoices (docs/collection.md).
+  if (created.is_default) await rearmCollection(ctx, customerId);
+  return created;
 }
 
 function assertCurrency(customer: CustomerItem): string {

@@ -2,6 +2,8 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { makeCtx, type Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
 import type { Key } from '../../db/keys';
+import { collectInvoice } from '../collection/collect';
+import { COLLECTION } from '../collection/dunning';
 import { CREDIT_LOT, expireCreditLot } from '../credits/expire';
 import { workspaceOf } from '../events/map-change';
 import { endGracePeriod } from '../invoices/grace-period';
@@ -14,6 +16,7 @@ import { AUTO_LOAD } from '../wallets/schedule';
 /** Time-driven work by kind (the middle part of `gsi4sk` = `<due at>#<kind>#<id>`). Each is safe to run twice. */
 export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promise<unknown>> = {
   [AUTO_LOAD]: (ctx, _key, id) => autoLoadWallet(ctx, id),
+  [COLLECTION]: (ctx, _key, id) => collectInvoice(ctx, id),
   [CREDIT_LOT]: (ctx, key) => expireCreditLot(ctx, key),
   [GRACE_PERIOD]: (ctx, _key, id) => endGracePeriod(ctx, id),
   [SUBSCRIPTION_BILLING]: (ctx, _key, id) => billSubscription(ctx, id),

@@ -187,7 +187,7 @@ export async function billSubscription(ctx: Ctx, id: string): Promise<number> {
         await createInvoice(
           ctx,
           { customer_id: s.customer_id, invoicing_entity_id: s.invoicing_entity_id, currency: s.currency, status: 'to_pay', period_starts_at: period.starts_at, period_ends_at: period.ends_at },
-          { lines, coupons, subscriptionId: s.id, continuing: true, also: [advanceItem(next, s)], alsoFailed: () => new SubscriptionChanged(s!.id), customer: summaryAlso(next) },
+          { lines, coupons, subscriptionId: s.id, collectionMethod: s.collection_method, continuing: true, also: [advanceItem(next, s)], alsoFailed: () => new SubscriptionChanged(s!.id), customer: summaryAlso(next) },
         );
         invoices += 1;
       } else {

@@ -8,6 +8,7 @@ import { findCustomerItem } from '../customers/read';
 import { prepareSubscription, type SubscriptionProductInput } from './prepare';
 import { getSubscription } from './read';
 import type { Subscription } from './subscription';
+import type { CollectionMethod } from '../collection/settings';
 
 export interface CreateSubscriptionInput {
   customer_id: string;
@@ -19,6 +20,8 @@ export interface CreateSubscriptionInput {
   /** Coupons (ids) and a promotion code, redeemed now, applied to its invoices as long as each lasts. */
   coupon_ids?: string[];
   promotion_code?: string;
+  /** Null (default): the customer's (docs/collection.md). */
+  collection_method?: CollectionMethod | null;
 }
 
 /**
@@ -32,6 +35,7 @@ export async function createSubscription(ctx: Ctx, input: CreateSubscriptionInpu
     const { subscription, items } = await prepareSubscription(ctx, {
       customer_id: input.customer_id, starts_at: input.starts_at ?? ctx.clock.now().toISOString(), products: input.products,
       invoicing_entity_id: input.invoicing_entity_id, trial_ends_at: input.trial_ends_at ?? null, coupons: coupons.terms,
+      collection_method: input.collection_method ?? null,
     });
     await transactWrite([...items, ...coupons.items]);
     return subscription.id;

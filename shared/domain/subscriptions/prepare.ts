@@ -1,3 +1,4 @@
+import type { CollectionMethod } from '../collection/settings';
 import type { Ctx } from '../../context';
 import type { CouponTerms } from '../invoices/invoice';
 import { tableName } from '../../db/client';
@@ -44,6 +45,8 @@ export interface NewSubscriptionInput {
   coupons?: CouponTerms[];
   /** ISO date-time after `starts_at`: nothing is billed in advance before it; its periods are anchored on it. */
   trial_ends_at?: string | null;
+  /** Null or absent: the customer's (docs/collection.md). */
+  collection_method?: CollectionMethod | null;
 }
 
 /** The new full product list of a subscription. */
@@ -272,6 +275,7 @@ export async function prepareSubscription(ctx: Ctx, input: NewSubscriptionInput)
     end_index: null,
     coupons: input.coupons ?? [],
     first_invoice_issued: false,
+    collection_method: input.collection_method ?? null,
   };
   subscription.lf = subscriptionListFields(subscription);
   Object.assign(subscription, billingDueKeys(ctx, subscription));

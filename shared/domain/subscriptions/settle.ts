@@ -86,7 +86,7 @@ export async function settle(ctx: Ctx, s: Settlement): Promise<void> {
       ctx,
       { customer_id: next.customer_id, invoicing_entity_id: next.invoicing_entity_id, currency: next.currency, status: 'to_pay', period_starts_at: s.period.starts_at, period_ends_at: s.period.ends_at },
       {
-        lines: proration.lines, coupons: taken, subscriptionId: next.id, continuing: true, also: [write, ...(s.checks ?? []), ...wallet],
+        lines: proration.lines, coupons: taken, subscriptionId: next.id, collectionMethod: next.collection_method, continuing: true, also: [write, ...(s.checks ?? []), ...wallet],
         alsoFailed: () => new SubscriptionChanged(next.id), ...(s.summary && { customer: summaryAlso(next) }),
       },
     );

@@ -1,3 +1,4 @@
+import type { CollectionMethod } from '../collection/settings';
 import type { Ctx } from '../../context';
 import type { StoredItem } from '../../db/items';
 import { dueIndexKeys, entityKey, listIndexKeys } from '../../db/keys';
@@ -110,6 +111,8 @@ export interface SubscriptionItem extends StoredItem {
   scheduled_products?: StoredSubscriptionProduct[] | null;
   /** Proration held for the next invoice (`proration_behavior: next_invoice`): its charge lines and its credits. */
   pending_proration?: PendingProration | null;
+  /** Its invoices' collection method; null or absent: the customer's (docs/collection.md). */
+  collection_method?: CollectionMethod | null;
   gsi4pk?: string;
   gsi4sk?: string;
 }
@@ -218,6 +221,7 @@ export const toSubscription = (s: SubscriptionItem) => ({
   trial_ends_at: s.trial_ends_at ?? null,
   paused_at: s.paused_at ?? null,
   pause_billing: s.pause_billing ?? null,
+  collection_method: s.collection_method ?? null,
   scheduled_change: s.scheduled_products ? { effective_at: s.next_billing_at, products: s.scheduled_products.map(toProduct) } : null,
   current_period_started_at: s.current_period_started_at,
   current_period_ends_at: s.current_period_ends_at,
