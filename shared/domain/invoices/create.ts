@@ -139,9 +139,11 @@ export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: Issu
   const { customer, entity: firstEntity, firstOrder, currency, resolved } = await issuingReads(ctx, input, options, price);
   let attempt = 0;
   return retryOnRace(async () => {
-    // A retry means something changed under us: read the customer and its entity again.
-    const current = attempt++ === 0 ? customer : await customerFor(ctx, input.customer_id, options);
-    const entity = attempt === 1 ? firstEntity : await entityFor(ctx, input.invoicing_entity_id ?? current.invoicing_entity_id);
+    // A retry means something changed under us (most often another invoice took the entity's number): read the
+    // customer and its entity again, in one BatchGetItem when the entity is named.
+    const again = attempt++ === 0 ? undefined : input.invoicing_entity_id ? await issuingReads(ctx, input, options, async () => resolved) : undefined;
+    const current = attempt === 1 ? customer : (again?.customer ?? (await customerFor(ctx, input.customer_id, options)));
+    const entity = attempt === 1 ? firstEntity : (again?.entity ?? (await entityFor(ctx, input.invoicing_entity_id ?? current.invoicing_entity_id)));
     currencyOf(current, currency);
     const redemptions = await redemptionsFor(ctx, {
       couponIds: input.coupon_ids ?? [], promotionCode: input.promotion_code, customerId: current.id, productIds: resolved.productIds, currency, isFirstOrder: firstOrder,
