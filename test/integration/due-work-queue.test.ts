@@ -4,6 +4,7 @@ import { handler as work } from '../../functions/schedules/work';
 import { setAfterSendHook } from '../../shared/db/client';
 import { deduplicationId, findDueItems, type DueItem } from '../../shared/domain/schedules/due-item';
 import { LocalDueQueue, sqsDueQueue } from '../../shared/domain/schedules/due-queue';
+import { SWEEP_EVERY_MINUTES, TICK_LOOKBACK_MS, tickWindow } from '../../shared/domain/schedules/enqueue-due';
 import { runDueItem, runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
@@ -131,6 +132,25 @@ describe('the local queue and its in-process workers', () => {
     expect(run.due).toBeGreaterThanOrEqual(6);
     for (const s of subs) expect(await invoicesOf(s.customerId)).toHaveLength(1);
     expect(await runDueWork(clock.now(), mine(), { workers: 3 })).toEqual({ due: 0, done: 0, failed: 0 });
+  });
+});
+
+describe('what a tick queues', () => {
+  it('between sweeps, the items that became due in the last four minutes; on a sweep minute, everything due', async () => {
+    const { item } = await dueSubscription();
+    const dueAt = Date.parse(item.due.split('#')[0]!);
+    const found = async (since?: Date) => {
+      const ids: string[] = [];
+      for await (const page of findDueItems(clock.now(), { ...mine(), since })) ids.push(...page.map((i) => i.id));
+      return ids;
+    };
+    expect(await found(new Date(dueAt - 60_000))).toContain(item.id);
+    expect(await found(new Date(dueAt + 1))).not.toContain(item.id);
+    expect(await found()).toContain(item.id);
+    const sweep = new Date(Math.ceil(clock.now().getTime() / (SWEEP_EVERY_MINUTES * 60_000)) * SWEEP_EVERY_MINUTES * 60_000);
+    expect(tickWindow(sweep)).toEqual({});
+    expect(tickWindow(new Date(sweep.getTime() + 60_000))).toEqual({ since: new Date(sweep.getTime() + 60_000 - TICK_LOOKBACK_MS) });
+    await runDueWork(clock.now(), mine());
   });
 });
 

@@ -34,9 +34,11 @@ export const deduplicationId = (item: DueItem): string => createHash('sha256').u
 /** Work on one item is never done by two workers at once (SQS FIFO delivers a group's messages one at a time). */
 export const groupId = (item: DueItem): string => createHash('sha256').update(`${item.pk}\n${item.sk}`).digest('hex');
 
-/** Limits a run to some workspaces (tests sharing one table move their own clocks). */
+/** Limits a run to some workspaces (tests sharing one table move their own clocks), or to items due since a time. */
 export interface DueFilter {
-  workspaces: ReadonlySet<string>;
+  workspaces?: ReadonlySet<string>;
+  /** Only items due at or after this time (the scheduled function's ticks between sweeps). */
+  since?: Date;
 }
 
 /**
@@ -50,12 +52,12 @@ export async function* findDueItems(now: Date, only?: DueFilter): AsyncGenerator
       new ScanCommand({
         TableName: tableName(),
         IndexName: 'gsi4',
-        FilterExpression: 'gsi4sk <= :now',
-        ExpressionAttributeValues: { ':now': `${now.toISOString()}#~` },
+        FilterExpression: only?.since ? 'gsi4sk BETWEEN :since AND :now' : 'gsi4sk <= :now',
+        ExpressionAttributeValues: { ':now': `${now.toISOString()}#~`, ...(only?.since && { ':since': only.since.toISOString() }) },
         ExclusiveStartKey: cursor,
       }),
     );
-    const items = (page.Items ?? []).map(dueItemOf).filter((i): i is DueItem => !!i && (!only || only.workspaces.has(i.workspace)));
+    const items = (page.Items ?? []).map(dueItemOf).filter((i): i is DueItem => !!i && (!only?.workspaces || only.workspaces.has(i.workspace)));
     if (items.length > 0) yield items;
     cursor = page.LastEvaluatedKey;
   } while (cursor);
