@@ -30,7 +30,7 @@ export function billingTargets(b: BillingResults): TargetCheck[] {
 }
 
 const table = (head: string[], rows: string[][]): string =>
-  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 
 export function billingTable(b: BillingResults): string {
   return table(
