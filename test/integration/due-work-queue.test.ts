@@ -5,7 +5,7 @@ import { setAfterSendHook } from '../../shared/db/client';
 import { deduplicationId, findDueItems, type DueItem } from '../../shared/domain/schedules/due-item';
 import { LocalDueQueue, sqsDueQueue } from '../../shared/domain/schedules/due-queue';
 import { SWEEP_EVERY_MINUTES, TICK_LOOKBACK_MS, tickWindow } from '../../shared/domain/schedules/enqueue-due';
-import { runDueItem, runDueWork } from '../../shared/domain/schedules/run-due';
+import { runDueBatch, runDueItem, runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
 import { pricedProduct, subscribe, subscriber, type PricedProduct } from '../support/subscriptions';
@@ -132,6 +132,61 @@ describe('the local queue and its in-process workers', () => {
     expect(run.due).toBeGreaterThanOrEqual(6);
     for (const s of subs) expect(await invoicesOf(s.customerId)).toHaveLength(1);
     expect(await runDueWork(clock.now(), mine(), { workers: 3 })).toEqual({ due: 0, done: 0, failed: 0 });
+  });
+});
+
+/** Every invoice number of the workspace (one entity), as integers, sorted. */
+const allNumbers = async (): Promise<number[]> => {
+  const numbers: number[] = [];
+  for (let skip = 0; ; skip += 100) {
+    const page = (await client.get(`/v1/invoices?take=100&skip=${skip}`)).body.data as { number: string | null }[];
+    numbers.push(...page.map((i) => Number(/(\d+)$/.exec(i.number ?? '')?.[1])));
+    if (page.length < 100) return numbers.sort((a, b) => a - b);
+  }
+};
+const gapless = (numbers: number[]) => numbers.every((n, i) => n === i + 1);
+
+describe('renewals numbered together', () => {
+  it('a batch of renewals of one entity is one transaction: one invoice each, numbers consecutive, no gap', async () => {
+    const subs = await Promise.all(Array.from({ length: 8 }, () => dueSubscription()));
+    let transactions = 0;
+    setAfterSendHook((name) => {
+      if (name === 'TransactWriteItemsCommand') transactions += 1;
+    });
+    try {
+      expect(await runDueBatch(subs.map((s) => s.item))).toEqual([]);
+    } finally {
+      setAfterSendHook(undefined);
+    }
+    expect(transactions).toBe(1);
+    for (const s of subs) expect(await invoicesOf(s.customerId)).toHaveLength(1);
+    const numbers = subs.map(async (s) => Number(/(\d+)$/.exec((await invoicesOf(s.customerId))[0]!.number)![1]));
+    const taken = (await Promise.all(numbers)).sort((a, b) => a - b);
+    expect(taken.every((n, i) => i === 0 || n === taken[i - 1]! + 1)).toBe(true);
+    expect(gapless(await allNumbers())).toBe(true);
+  });
+
+  it('a crash after the batch\'s transaction: the redelivered batch issues nothing more, numbers stay gapless', async () => {
+    const subs = await Promise.all(Array.from({ length: 5 }, () => dueSubscription()));
+    crashAfterFirstCommit();
+    try {
+      // The crash is caught as a failed batch: each is then billed alone, finds its subscription moved on, and issues nothing.
+      await runDueBatch(subs.map((s) => s.item));
+    } finally {
+      setAfterSendHook(undefined);
+    }
+    expect(await runDueBatch(subs.map((s) => s.item))).toEqual([]);
+    for (const s of subs) expect(await invoicesOf(s.customerId)).toHaveLength(1);
+    expect(gapless(await allNumbers())).toBe(true);
+  });
+
+  it('overlapping batches and duplicates of the same renewals, four workers at once: one invoice each, no gap, no repeated number', async () => {
+    const subs = await Promise.all(Array.from({ length: 10 }, () => dueSubscription()));
+    const queue = new LocalDueQueue({ workers: 4, maxReceives: 5, batchSize: 6 });
+    await queue.send([...subs.map((s) => s.item), ...subs.map((s) => s.item), ...subs.slice(0, 5).map((s) => s.item)]);
+    expect(await queue.drainBatches(runDueBatch)).toMatchObject({ failed: 0 });
+    for (const s of subs) expect(await invoicesOf(s.customerId)).toHaveLength(1);
+    expect(gapless(await allNumbers())).toBe(true);
   });
 });
 

@@ -259,3 +259,38 @@ function draftItem(ctx: Ctx, input: InvoiceInput, parts: DraftParts): InvoiceIte
   item.lf = invoiceListFields(item);
   return item;
 }
+
+/** What a renewal's invoice needs read beforehand (one BatchGetItem for many renewals: billing-batch.ts). */
+export interface RenewalReads {
+  customer: CustomerItem | undefined;
+  /** The entity, its invoice counter at the number this invoice takes. */
+  entity: EntityItem | undefined;
+}
+
+/**
+ * The writes of one renewal's invoice, issued (to_pay) with the number its `entity` counter stands at, for a
+ * transaction that holds several: the invoice, the customer's invoice counter, the customer's currency lock with
+ * `options.customer`, and `options.also`. Not included, because the transaction moves them once for all its invoices:
+ * the workspace's invoice counter and the entity's numbering counter. Only for lines priced by the caller, without
+ * coupon ids, promotion code or payment references (a subscription's renewal); throws what createInvoice would.
+ */
+export function renewalInvoiceWrites(ctx: Ctx, input: InvoiceInput, options: IssuingOptions & { lines: PricedLine[] }, reads: RenewalReads): { invoice: InvoiceItem; items: TransactItem[] } {
+  const customer = usableCustomer(reads.customer, input.customer_id, options);
+  const entity = usableEntity(reads.entity, input.invoicing_entity_id ?? customer.invoicing_entity_id);
+  const currency = currencyOf(customer, input.currency);
+  const tax = invoiceTaxScheme(customer, entity, { tax_rate: input.tax_rate, tax_scheme: options.taxScheme });
+  const terms = [...(options.coupons ?? [])];
+  const amounts = invoiceAmounts(options.lines, terms, tax.rate, currency);
+  const draft = draftItem(ctx, { ...input, status: 'to_pay' }, { customer, entity, currency, tax, amounts, redemptions: { terms, promotionCodeId: null, countedIds: [] }, options });
+  const { invoice } = issue(ctx, draft, entity, customer, { allowGrace: false });
+  assertStorable(invoice);
+  return {
+    invoice,
+    items: [
+      { Put: { TableName: tableName(), Item: invoice, ConditionExpression: 'attribute_not_exists(pk)' } },
+      counterUpdate(ctx, customerInvoiceCounter(customer.id), 1),
+      currencyLockItem(ctx, customer.id, 'invoice', currency, billsArchived(options) ? options.customer : { ...options.customer, expect: { ...options.customer?.expect, status: 'active' } }),
+      ...(options.also ?? []),
+    ],
+  };
+}

@@ -48,6 +48,8 @@ export interface LocalQueueOptions {
   workers: number;
   /** Receives of one item before it is dead-lettered (SQS's maxReceiveCount). */
   maxReceives: number;
+  /** Items a worker takes at once (`drainBatches`; SQS hands the worker function up to 10). */
+  batchSize?: number;
 }
 
 export interface Drained {
@@ -79,18 +81,38 @@ export class LocalDueQueue implements DueQueue {
     return this.waiting.length;
   }
 
+  /** Each worker takes one item at a time and runs `work` on it; an item whose run throws is received again. */
   async drain(work: (item: DueItem) => Promise<unknown>, onError?: (item: DueItem, error: unknown) => void): Promise<Drained> {
+    return this.drainBatches(async ([item]) => {
+      try {
+        await work(item!);
+        return [];
+      } catch (error) {
+        return [{ item: item!, error }];
+      }
+    }, onError, 1);
+  }
+
+  /**
+   * Each worker takes up to `batchSize` items at a time and runs `work` on them, which returns the ones that failed
+   * (as the worker function's partial batch failures): those are received again, the others are done.
+   */
+  async drainBatches(
+    work: (items: DueItem[]) => Promise<{ item: DueItem; error: unknown }[]>, onError?: (item: DueItem, error: unknown) => void, batchSize = this.options.batchSize ?? 1,
+  ): Promise<Drained> {
     const result: Drained = { received: 0, done: 0, failed: 0 };
     const worker = async () => {
-      for (let next = this.waiting.shift(); next; next = this.waiting.shift()) {
-        if (next.receives === 0) result.received += 1;
-        next.receives += 1;
-        try {
-          await work(next.item);
-          result.done += 1;
-        } catch (error) {
-          onError?.(next.item, error);
-          if (next.receives < this.options.maxReceives) this.waiting.push(next);
+      for (let batch = this.waiting.splice(0, batchSize); batch.length > 0; batch = this.waiting.splice(0, batchSize)) {
+        for (const next of batch) {
+          if (next.receives === 0) result.received += 1;
+          next.receives += 1;
+        }
+        const failures = await work(batch.map((b) => b.item));
+        const failed = new Set(failures.map((f) => f.item));
+        for (const { item, error } of failures) onError?.(item, error);
+        for (const next of batch) {
+          if (!failed.has(next.item)) result.done += 1;
+          else if (next.receives < this.options.maxReceives) this.waiting.push(next);
           else {
             this.deadLetters.push(next.item);
             result.failed += 1;

@@ -4,6 +4,7 @@ import { CREDIT_LOT, expireCreditLot } from '../credits/expire';
 import { endGracePeriod } from '../invoices/grace-period';
 import { GRACE_PERIOD } from '../invoices/invoice';
 import { billSubscription } from '../subscriptions/billing';
+import { billSubscriptionsTogether } from '../subscriptions/billing-batch';
 import { SUBSCRIPTION_BILLING } from '../subscriptions/subscription';
 import { autoLoadWallet } from '../wallets/operations';
 import { AUTO_LOAD } from '../wallets/schedule';
@@ -32,6 +33,39 @@ export async function runDueItem(item: DueItem): Promise<void> {
   await work(makeCtx(item.workspace, `schedule:${item.kind}:${item.id}`), { pk: item.pk, sk: item.sk }, item.id);
 }
 
+/**
+ * What a worker does with a batch of items (the worker function's SQS batch, a local worker's): the renewals of each
+ * workspace first, together where they can be (billSubscriptionsTogether: one transaction and one run of invoice
+ * numbers per entity and up to 24 renewals), then everything else one by one. Returns the items that failed.
+ */
+export async function runDueBatch(items: readonly DueItem[]): Promise<{ item: DueItem; error: unknown }[]> {
+  const alone: DueItem[] = items.filter((i) => i.kind !== SUBSCRIPTION_BILLING);
+  const renewals = new Map<string, DueItem[]>();
+  for (const item of items) if (item.kind === SUBSCRIPTION_BILLING) renewals.set(item.workspace, [...(renewals.get(item.workspace) ?? []), item]);
+  for (const [workspace, list] of renewals) {
+    if (list.length < 2) {
+      alone.push(...list);
+      continue;
+    }
+    try {
+      const together = await billSubscriptionsTogether(makeCtx(workspace, `schedule:${SUBSCRIPTION_BILLING}:batch`), list.map((i) => i.id));
+      const left = new Set(together.alone);
+      alone.push(...list.filter((i) => left.has(i.id)));
+    } catch {
+      alone.push(...list); // its reads failed: each is billed alone
+    }
+  }
+  const failed: { item: DueItem; error: unknown }[] = [];
+  for (const item of alone) {
+    try {
+      await runDueItem(item);
+    } catch (error) {
+      failed.push({ item, error });
+    }
+  }
+  return failed;
+}
+
 export interface DueRun {
   due: number;
   done: number;
@@ -41,6 +75,9 @@ export interface DueRun {
 /** In-process workers of `runDueWork` (the local server's and the tests'); `DUE_WORKERS` overrides it. */
 export const localWorkers = (): number => Math.max(1, Number(process.env.DUE_WORKERS) || 4);
 
+/** Items a local worker takes at once, as SQS hands the worker function up to 10. */
+export const LOCAL_BATCH = 10;
+
 /**
  * Everything due at `now`, run to the end in this process: the scheduled function's enqueue, then the local queue
  * drained by in-process workers, as the worker function drains the SQS queue on AWS. By default an item is received
@@ -48,9 +85,9 @@ export const localWorkers = (): number => Math.max(1, Number(process.env.DUE_WOR
  * `only` limits a run to some workspaces (tests sharing one table move their own clocks).
  */
 export async function runDueWork(now: Date, only?: DueFilter, options: Partial<LocalQueueOptions> = {}): Promise<DueRun> {
-  const queue = new LocalDueQueue({ workers: options.workers ?? localWorkers(), maxReceives: options.maxReceives ?? 1 });
+  const queue = new LocalDueQueue({ workers: options.workers ?? localWorkers(), maxReceives: options.maxReceives ?? 1, batchSize: options.batchSize ?? LOCAL_BATCH });
   const { due } = await enqueueDueWork(now, queue, only);
-  const drained = await queue.drain(runDueItem, (item, error) =>
+  const drained = await queue.drainBatches(runDueBatch, (item, error) =>
     console.error(JSON.stringify({ level: 'error', scheduled: item.kind, id: item.id, workspace: item.workspace, error: String(error) })),
   );
   return { due, done: drained.done, failed: drained.failed };
