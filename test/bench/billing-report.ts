@@ -55,12 +55,13 @@ export function billingReport(b: BillingResults): string {
     `For each worker count, a fresh workspace: one invoicing entity (one numbering counter), a flat fee and a seat price, and ${n(b.subscriptions)} monthly ` +
       'subscriptions (one customer each: a flat fee and 5 seats, billed in advance) all due now, seeded untimed (one made the real way, the others exact ' +
       `copies written with BatchWriteItem; ${b.runs.map((r) => `${r.seedSeconds.toFixed(0)} s`).join(', ')}). The run is one \`runDueWork\` call, timed whole: ` +
-      'the scan of the scheduling index (gsi4), the local queue, and N in-process workers each taking the next item and billing it (`billSubscription`), ' +
-      'an item received up to 5 times as on AWS. A renewal sends, in order: ' + `${b.described.join(', then ')} (metered on a subscription billed alone).`,
+      'the scan of the scheduling index (gsi4), the local queue, and N in-process workers each taking the next 10 items, as SQS hands the worker ' +
+      'function a batch, and running them (`runDueBatch`: the renewals of one entity in one transaction, numbered together), ' +
+      'an item received up to 5 times as on AWS. A batch of 10 renewals sends, in order: ' + `${b.described.join(', then ')} (metered on template subscriptions billed together).`,
     '',
-    `The floor: that sequence sent directly with as many loops in flight as workers, each loop on its own template subscription (billed alone before the run), ` +
-      `${n(b.floorCounts.measured)} rounds after ${n(b.floorCounts.warmup)} unrecorded ones, timed after the run; its transaction rebuilt on what its reads returned (a new ` +
-      "invoice id, the entity's number read, the subscription's version and date read), and retried after the domain's jittered backoff when the " +
+    `The floor: that sequence sent directly with as many loops in flight as workers, each loop on its own 10 template subscriptions (billed together before the run), ` +
+      `${n(b.floorCounts.measured)} renewals after ${n(b.floorCounts.warmup)} unrecorded ones, timed after the run; its transaction rebuilt on what its reads returned (new ` +
+      "invoice ids and the numbers their places take from the entity's counter read, the subscriptions' versions and dates read), and retried after the domain's jittered backoff when the " +
       "numbering counter's condition fails. Numbering retries are the TransactWriteItems cancelled on the entity item (its condition failed, or a " +
       'conflict), counted on the shared client for both. DynamoDB calls per renewal include the retries (and, for the run, its scan).',
     '',

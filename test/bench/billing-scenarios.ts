@@ -1,13 +1,13 @@
 /**
  * A billing day: `subscriptions` monthly subscriptions of one invoicing entity all due at once, billed by the
  * scheduled work as it runs locally (`runDueWork`: the scan of the scheduling index, the queue, N in-process workers,
- * each item `billSubscription`), with 1, 4 and 16 workers, each in a workspace of its own. Beside each run, its floor:
- * the DynamoDB sequence one renewal sends (metered), sent directly with as many in flight, retried as the domain
- * retries when the numbering counter's condition fails. Then checks that every subscription was invoiced exactly once,
+ * each taking batches of 10 items: `runDueBatch`), with 1, 4 and 16 workers, each in a workspace of its own. Beside
+ * each run, its floor: the DynamoDB sequence one batch sends (metered), sent directly with as many in flight, retried
+ * as the domain retries when the numbering counter's condition fails. Then checks that every subscription was invoiced exactly once,
  * that the entity's invoice numbers have no gap and no duplicate, and that a second run finds nothing due. Imports the
  * shared table client: import this module only once DYNAMODB_ENDPOINT and TABLE_NAME are set.
  */
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { makeCtx, type Ctx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
 import { getItem } from '../../shared/db/items';
@@ -16,11 +16,11 @@ import { transactWrite } from '../../shared/db/transactions';
 import { CUSTOMER, customerItemKey, subscriptionSummaryAttribute, type CustomerItem } from '../../shared/domain/customers/customer';
 import { INVOICE, invoiceKey, invoiceListKeys, type InvoiceItem } from '../../shared/domain/invoices/invoice';
 import type { EntityItem } from '../../shared/domain/invoicing-entities/invoicing-entity';
-import { runDueWork } from '../../shared/domain/schedules/run-due';
-import { billSubscription } from '../../shared/domain/subscriptions/billing';
+import type { DueItem } from '../../shared/domain/schedules/due-item';
+import { LOCAL_BATCH, runDueBatch, runDueWork } from '../../shared/domain/schedules/run-due';
 import { prepareSubscription } from '../../shared/domain/subscriptions/prepare';
 import {
-  billingDueKeys, SUBSCRIPTION, subscriptionKey, subscriptionListFields, subscriptionListKeys, subscriptionSummary, type SubscriptionItem,
+  billingDueKeys, SUBSCRIPTION, SUBSCRIPTION_BILLING, subscriptionKey, subscriptionListFields, subscriptionListKeys, subscriptionSummary, type SubscriptionItem,
 } from '../../shared/domain/subscriptions/subscription';
 import { newId } from '../../shared/ids';
 import { signToken, type LocalKeys } from '../../lib/local/jwt';
@@ -70,7 +70,7 @@ export interface WorkerRun {
 
 export interface BillingResults {
   subscriptions: number;
-  /** What one renewal sends, in order (metered on a subscription billed alone, untimed). */
+  /** What one worker batch of renewals sends, in order (metered on template subscriptions billed together, untimed). */
   described: string[];
   runs: WorkerRun[];
   floorCounts: { warmup: number; measured: number };
@@ -142,39 +142,44 @@ const cancelledOnNumbering = (error: unknown, items: TransactItems): boolean => 
 };
 
 /**
- * One renewal's sequence sent directly, on a template subscription billed alone (metered): its GetItem, its
- * BatchGetItem, then its TransactWriteItems rebuilt on what they returned (the invoice under a new id, the entity's
- * numbering Update on the number read, the subscription's Put on its version and billing date read). When the
- * numbering condition fails the round reads and writes again after the domain's jittered backoff (retryOnRace's).
+ * One worker batch's sequence sent directly, on template subscriptions billed together before the run (metered): the
+ * BatchGetItem of the subscriptions, the BatchGetItem of their customers and entity, then the TransactWriteItems
+ * rebuilt on what they returned (each invoice under a new id and the number its place gives it, each subscription's
+ * Put on its version and billing date read, the entity's numbering Update on the number read). When the numbering
+ * condition fails the round reads and writes again after the domain's jittered backoff (retryOnRace's).
  */
 function floorRound(ctx: Ctx, requests: MeteredRequest[]) {
   const commands = requests.map((r) => r.command).join(', ');
-  const first = requests[0];
-  const batch = requests.find((r) => r.command === 'BatchGetItem');
-  const write = requests.find((r) => r.command === 'TransactWriteItems');
-  if (requests.length !== 3 || first?.command !== 'GetItem' || !batch || !write) throw new Error(`a renewal sent ${commands}: the floor expects GetItem, BatchGetItem, TransactWriteItems`);
+  const [subscriptions, reads, write] = requests;
+  if (requests.length !== 3 || subscriptions?.command !== 'BatchGetItem' || reads?.command !== 'BatchGetItem' || write?.command !== 'TransactWriteItems') {
+    throw new Error(`a batch of renewals sent ${commands}: the floor expects BatchGetItem, BatchGetItem, TransactWriteItems`);
+  }
   const template = write.input.TransactItems as TransactItems;
-  return async () => {
+  const renewals = template.filter((entry) => entry.Put?.Item?.sk === 'INV').length;
+  const round = async () => {
     for (let attempt = 0; ; attempt++) {
-      const subscription = (await db.send(new GetCommand(first.input as never))).Item as SubscriptionItem;
-      const got = await db.send(new BatchGetCommand(batch.input as never));
+      const read = await db.send(new BatchGetCommand(subscriptions.input as never));
+      const byId = new Map(Object.values(read.Responses ?? {}).flat().map((item) => [item.id as string, item as SubscriptionItem]));
+      const got = await db.send(new BatchGetCommand(reads.input as never));
       const entity = Object.values(got.Responses ?? {}).flat().find((item) => item.sk === 'IVE') as EntityItem;
-      const current = entity.next_invoice_number;
+      const base = entity.next_invoice_number;
+      let place = 0;
       const items = template.map((entry) => {
         if (entry.Put && entry.Put.Item!.sk === 'INV') {
           const id = newId('inv');
           const invoice = entry.Put.Item as InvoiceItem;
-          // The number the entity's counter gives it (the template's, with its sequence replaced).
-          const number = invoice.number!.replace(/\d+$/, String(current));
+          // The number the entity's counter gives its place (the template's, with its sequence replaced).
+          const number = invoice.number!.replace(/\d+$/, String(base + place++));
           const item = { ...invoice, ...invoiceKey(ctx, id), ...invoiceListKeys(ctx, new Date().toISOString(), id), id, number, lf: { ...invoice.lf, number } };
           return { Put: { ...entry.Put, Item: item } };
         }
         if (entry.Put && entry.Put.Item!.sk === 'SUB') {
+          const subscription = byId.get(entry.Put.Item!.id as string)!;
           const values = { ':at': subscription.next_billing_at, ':v': subscription._version };
           return { Put: { ...entry.Put, Item: { ...subscription, _version: subscription._version + 1 }, ExpressionAttributeValues: values } };
         }
         if (entry.Update && (entry.Update.Key as { sk: string }).sk === 'IVE') {
-          return { Update: { ...entry.Update, ExpressionAttributeValues: { ...entry.Update.ExpressionAttributeValues, ':current': current, ':next': current + 1 } } };
+          return { Update: { ...entry.Update, ExpressionAttributeValues: { ...entry.Update.ExpressionAttributeValues, ':current': base, ':next': base + renewals } } };
         }
         return entry;
       });
@@ -188,7 +193,10 @@ function floorRound(ctx: Ctx, requests: MeteredRequest[]) {
       }
     }
   };
+  return { round, renewals };
 }
+
+const dueItem = (workspace: string, id: string): DueItem => ({ workspace, kind: SUBSCRIPTION_BILLING, id, ...subscriptionKey(makeCtx(workspace, 'bench'), id), due: '' });
 
 interface Seeded {
   ctx: Ctx;
@@ -285,13 +293,17 @@ function numberCheck(numbers: string[]): WorkerRun['numbers'] {
 
 async function measureWorkers(bench: BillingBench, workers: number, described: string[] | undefined): Promise<{ run: WorkerRun; described: string[] }> {
   console.error(`Billing day with ${workers} worker${workers === 1 ? '' : 's'}: seeding ${bench.subscriptions.toLocaleString('en-US')} subscriptions…`);
-  const seeded = await seedWorkspace(bench, bench.subscriptions, workers);
+  const seeded = await seedWorkspace(bench, bench.subscriptions, workers * LOCAL_BATCH);
   const { ctx } = seeded;
   const only = { workspaces: new Set([seeded.workspaceId]) };
 
-  // One template per floor loop, billed alone and metered (untimed): what each renewal of the run sends.
+  // One batch of templates per floor loop, billed together and metered (untimed): what each worker batch of the run sends.
   const metered = [];
-  for (const template of seeded.templates) metered.push(await meter(() => billSubscription(ctx, template.id)));
+  for (let loop = 0; loop < workers; loop++) {
+    const batch = seeded.templates.slice(loop * LOCAL_BATCH, (loop + 1) * LOCAL_BATCH).map((t) => dueItem(seeded.workspaceId, t.id));
+    const cost = await meter(() => runDueBatch(batch));
+    metered.push(cost);
+  }
   uninstallMeter();
   const sequence = described ?? metered[0]!.requests.map((r) => describe(r.command, r.input));
 
@@ -305,23 +317,26 @@ async function measureWorkers(bench: BillingBench, workers: number, described: s
   };
 
   // The floor, after the run (both meet DynamoDB Local warm): as many loops in flight as workers, each on its own
-  // template (billed already, so never due again), rounds taken from one shared count.
+  // batch of templates (billed already, so never due again), batches taken from one shared count.
   const rounds = metered.map((m) => floorRound(ctx, m.requests));
-  const floorLoops = async (count: number) => {
+  const perRound = rounds[0]!.renewals;
+  const floorLoops = async (renewals: number) => {
     let next = 0;
-    await Promise.all(rounds.map(async (round) => {
-      while (next++ < count) await round();
+    await Promise.all(rounds.map(async ({ round }) => {
+      while ((next++) * perRound < renewals) await round();
     }));
+    return next - rounds.length;
   };
   await floorLoops(bench.floorCounts.warmup);
   const floorCalls = dynamoCallCount();
   const floorRetries = numberingRetries;
   const floorStarted = performance.now();
-  await floorLoops(bench.floorCounts.measured);
+  const floorRounds = await floorLoops(bench.floorCounts.measured);
   const floorSeconds = (performance.now() - floorStarted) / 1000;
+  const floorRenewals = floorRounds * perRound;
   const floor: WorkerRun['floor'] = {
-    rounds: bench.floorCounts.measured, seconds: floorSeconds, perSecond: bench.floorCounts.measured / floorSeconds,
-    callsPerRenewal: (dynamoCallCount() - floorCalls) / bench.floorCounts.measured, numberingRetries: numberingRetries - floorRetries,
+    rounds: floorRenewals, seconds: floorSeconds, perSecond: floorRenewals / floorSeconds,
+    callsPerRenewal: (dynamoCallCount() - floorCalls) / floorRenewals, numberingRetries: numberingRetries - floorRetries,
   };
 
   const before = await listedInvoices(ctx);

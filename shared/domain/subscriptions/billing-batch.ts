@@ -1,6 +1,8 @@
 import type { Ctx } from '../../context';
 import { batchGet, counterUpdate } from '../../db/pagination';
-import { transactWrite } from '../../db/transactions';
+import { getItem } from '../../db/items';
+import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
+import { ServiceUnavailable } from '../../errors';
 import { customerItemKey, type CustomerItem } from '../customers/customer';
 import { renewalInvoiceWrites } from '../invoices/create';
 import { INVOICE } from '../invoices/invoice';
@@ -21,6 +23,7 @@ export const RENEWALS_PER_TRANSACTION = 24;
 interface Plan {
   s: SubscriptionItem;
   step: BillingStep;
+  customer?: CustomerItem;
 }
 
 /**
@@ -34,6 +37,41 @@ function simpleRenewal(ctx: Ctx, s: SubscriptionItem, now: string): Plan | undef
   if (step.lines.reduce((sum, l) => sum + l.gross, 0) <= 0) return undefined;
   if (step.next.next_billing_at !== null && step.next.next_billing_at <= now) return undefined;
   return { s, step };
+}
+
+/** Attempts of one batch while only the numbering counter moved under it (another batch or invoice took numbers). */
+const NUMBERING_ATTEMPTS = 10;
+
+/**
+ * One batch's transaction on `entity` as read; when only the entity's counter moved (its condition failed, or a
+ * conflict), the entity is read again and the batch written again after a jittered backoff, as retryOnRace does.
+ * Returns the entity as the batch left it, or undefined when the batch wrote nothing and must be billed alone.
+ */
+async function writeBatch(ctx: Ctx, read: EntityItem, batch: Plan[]): Promise<EntityItem | undefined> {
+  let entity: EntityItem | undefined = read;
+  for (let attempt = 0; entity; attempt++) {
+    const base: number = entity.next_invoice_number;
+    let items: TransactItem[] = [];
+    try {
+      const writes = batch.map((p, i) =>
+        renewalInvoiceWrites(
+          ctx,
+          { customer_id: p.s.customer_id, invoicing_entity_id: entity!.id, currency: p.s.currency, status: 'to_pay', period_starts_at: p.step.period.starts_at, period_ends_at: p.step.period.ends_at },
+          { lines: p.step.lines, coupons: p.step.coupons, subscriptionId: p.s.id, continuing: true, also: [advanceItem(p.step.next, p.s)], customer: summaryAlso(p.step.next) },
+          { customer: p.customer, entity: { ...entity!, next_invoice_number: base + i } },
+        ),
+      );
+      items = [...writes.flatMap((w) => w.items), counterUpdate(ctx, INVOICE, batch.length), takeNumbers(ctx, entity, 'invoice', batch.length)];
+      await transactWrite(items);
+      return { ...entity, next_invoice_number: base + batch.length, _version: entity._version + 1 };
+    } catch (error) {
+      const numberTaken = (error instanceof ConditionFailed && error.index === items.length - 1) || error instanceof ServiceUnavailable;
+      if (!numberTaken || attempt + 1 >= NUMBERING_ATTEMPTS) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
+      entity = await getItem<EntityItem>(entityItemKey(ctx, entity.id), true);
+    }
+  }
+  return undefined;
 }
 
 const chunks = <T>(list: T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
@@ -69,30 +107,22 @@ export async function billSubscriptionsTogether(ctx: Ctx, ids: readonly string[]
   const read = await batchGet([...plans.map((p) => customerItemKey(ctx, p.s.customer_id)), ...entityIds.map((id) => entityItemKey(ctx, id))], true);
   const byKey = new Map(read.map((item) => [`${item.pk}|${item.sk}`, item]));
   const at = <T>(key: { pk: string; sk: string }) => byKey.get(`${key.pk}|${key.sk}`) as T | undefined;
+  for (const plan of plans) plan.customer = at<CustomerItem>(customerItemKey(ctx, plan.s.customer_id));
   for (const entityId of entityIds) {
-    const entity = at<EntityItem>(entityItemKey(ctx, entityId));
+    let entity = at<EntityItem>(entityItemKey(ctx, entityId));
     const batches = chunks(plans.filter((p) => p.s.invoicing_entity_id === entityId), RENEWALS_PER_TRANSACTION);
     for (const [b, batch] of batches.entries()) {
       if (!entity || batch.length < 2) {
         alone.push(...batch.map((p) => p.s.id));
         continue;
       }
-      try {
-        const base = entity.next_invoice_number;
-        const writes = batch.map((p, i) =>
-          renewalInvoiceWrites(
-            ctx,
-            { customer_id: p.s.customer_id, invoicing_entity_id: entityId, currency: p.s.currency, status: 'to_pay', period_starts_at: p.step.period.starts_at, period_ends_at: p.step.period.ends_at },
-            { lines: p.step.lines, coupons: p.step.coupons, subscriptionId: p.s.id, continuing: true, also: [advanceItem(p.step.next, p.s)], customer: summaryAlso(p.step.next) },
-            { customer: at<CustomerItem>(customerItemKey(ctx, p.s.customer_id)), entity: { ...entity, next_invoice_number: base + i } },
-          ),
-        );
-        await transactWrite([...writes.flatMap((w) => w.items), counterUpdate(ctx, INVOICE, batch.length), takeNumbers(ctx, entity, 'invoice', batch.length)]);
-        entity.next_invoice_number = base + batch.length;
+      const written = await writeBatch(ctx, entity, batch);
+      if (written) {
+        entity = written;
         invoiced.push(...batch.map((p) => p.s.id));
-      } catch {
-        // Nothing was written (a race on the counter, a changed subscription or customer): these and the entity's
-        // later batches are billed alone, each reading afresh.
+      } else {
+        // Nothing was written (a subscription or customer changed, or the counter stayed contended): these and the
+        // entity's later batches are billed alone, each reading afresh.
         alone.push(...batches.slice(b).flat().map((p) => p.s.id));
         break;
       }
