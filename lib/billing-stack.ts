@@ -95,7 +95,7 @@ export class BillingStack extends Stack {
 
     // DESIGN.md §6: the stream → events and messages → delivery jobs on SQS → signed POSTs.
     const events = new EventPipeline(this, 'Events', { table, projectRoot, operations, encryptionKey });
-    new Scheduler(this, 'Scheduler', { table, projectRoot, operations });
+    const scheduler = new Scheduler(this, 'Scheduler', { table, projectRoot, operations, encryptionKey });
 
     // The backstop for the whole API; the per-workspace limits are the route functions' (shared/http/rate-limit.ts).
     throttleStage(api, rateLimits.stage);
@@ -127,7 +127,7 @@ export class BillingStack extends Stack {
     // The API's access log and the alarms (docs/operations.md).
     new Monitoring(this, 'Monitoring', {
       api,
-      failureQueues: { streamFailures: events.streamFailureQueue, deliveryDeadLetters: events.deliveryDeadLetterQueue },
+      failureQueues: { streamFailures: events.streamFailureQueue, deliveryDeadLetters: events.deliveryDeadLetterQueue, dueWorkDeadLetters: scheduler.deadLetterQueue },
       logRetention,
       encryptionKey,
       alarmTopic,
@@ -139,6 +139,7 @@ export class BillingStack extends Stack {
     new CfnOutput(this, 'DeliveryQueueName', { value: events.deliveryQueue.queueName });
     new CfnOutput(this, 'DeliveryDeadLetterQueueName', { value: events.deliveryDeadLetterQueue.queueName });
     new CfnOutput(this, 'StreamFailureQueueName', { value: events.streamFailureQueue.queueName });
+    new CfnOutput(this, 'DueWorkDeadLetterQueueName', { value: scheduler.deadLetterQueue.queueName });
   }
 
   /**

@@ -39,7 +39,7 @@ const alarmPeriod = Duration.minutes(5);
 export interface MonitoringProps {
   api: HttpApi;
   /** The queues whose messages each mean a failure somebody must look at. */
-  failureQueues: { streamFailures: IQueue; deliveryDeadLetters: IQueue };
+  failureQueues: { streamFailures: IQueue; deliveryDeadLetters: IQueue; dueWorkDeadLetters: IQueue };
   logRetention: RetentionDays;
   encryptionKey?: IKey;
   /** Where every alarm notifies, when set. */
@@ -70,6 +70,8 @@ export class Monitoring extends Construct {
       'A stream batch was given up on: its records\' positions wait in the stream failure queue (docs/operations.md).');
     this.alarm('DeliveryDeadLettersAlarm', waiting(failureQueues.deliveryDeadLetters), 0,
       'A webhook delivery job failed on infrastructure errors maxReceiveCount times and was dead-lettered (docs/operations.md).');
+    this.alarm('DueWorkDeadLettersAlarm', waiting(failureQueues.dueWorkDeadLetters), 0,
+      'A due item (renewal, expiry, auto-load, grace period) failed maxReceiveCount times and was dead-lettered (docs/scheduled-work.md).');
 
     const serverErrorRate = new MathExpression({
       expression: '100 * FILL(errors, 0) / requests',

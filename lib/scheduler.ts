@@ -1,32 +1,102 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { dueQueueUrlEnv } from '../shared/domain/schedules/due-queue';
 import { BillingFunction, type FunctionOperations } from './billing-function';
 import { workerTagKey } from './event-pipeline';
 import { workerTableAccess } from './table-access';
 
+/**
+ * The scheduled function: finds due items and queues them, doing no work itself. A sweep of 1,000,000 due items sends
+ * 100,000 SendMessageBatch calls (docs/benchmarks.md): five minutes leaves room for it.
+ */
 export const scheduledHandler = { id: 'scheduledWork', entry: 'functions/schedules/tick.ts', rate: Duration.minutes(1), timeout: Duration.minutes(5) } as const;
 
+const dueBatchSize = 10;
+
+/** The worker function: due items from the queue, one after another (docs/scheduled-work.md). */
+export const dueWorker = {
+  id: 'dueWork',
+  entry: 'functions/schedules/work.ts',
+  /** SQS FIFO hands a Lambda 10 messages at most. */
+  batchSize: dueBatchSize,
+  /** An item takes tens of milliseconds (a renewal: 3 DynamoDB calls, its transaction retried under contention). */
+  timeout: Duration.seconds(60),
+  /**
+   * Concurrent worker invocations at most. The numbering counter of an invoicing entity takes one transaction at a
+   * time (~50–100 a second on AWS): more workers on one entity's renewals only conflict more (docs/benchmarks.md).
+   */
+  maxConcurrency: 16,
+  /** Receives before an item is dead-lettered: a transient failure is retried, a poison item stops being. */
+  maxReceiveCount: 5,
+} as const;
+
+/** AWS's advice for SQS event sources: a visibility timeout of at least six times the function's timeout. */
+export const dueQueueVisibility = Duration.seconds(6 * dueWorker.timeout.toSeconds());
+
+const queueEncryption = (key?: IKey): Pick<QueueProps, 'encryption' | 'encryptionMasterKey'> =>
+  key ? { encryption: QueueEncryption.KMS, encryptionMasterKey: key } : { encryption: QueueEncryption.SQS_MANAGED };
+
 /**
- * Time-driven transitions (credit expiry, wallet auto-load; later grace periods and recurring billing): an
- * EventBridge rule runs the scheduled handler every minute; it scans the sparse scheduling index (gsi4) only.
+ * Time-driven work (DESIGN.md §16): an EventBridge rule runs the scheduled function every minute; it scans the sparse
+ * scheduling index (gsi4) and queues each due item on an SQS FIFO queue (grouped per item, deduplicated per item and
+ * due date), which the worker function consumes with partial batch failures; an item failing `maxReceiveCount`
+ * times goes to a dead-letter queue, alarmed on (lib/monitoring.ts).
  */
 export class Scheduler extends Construct {
   readonly handler: BillingFunction;
+  readonly worker: BillingFunction;
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, { table, projectRoot, operations }: { table: ITable; projectRoot: string; operations: FunctionOperations }) {
+  constructor(scope: Construct, id: string, { table, projectRoot, operations, encryptionKey }: { table: ITable; projectRoot: string; operations: FunctionOperations; encryptionKey?: IKey }) {
     super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'DueWorkDeadLetters', { ...queueEncryption(encryptionKey), enforceSSL: true, fifo: true, retentionPeriod: Duration.days(14) });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'It is the dead-letter queue of the due-work queue, alarmed on (lib/monitoring.ts); nothing consumes it.',
+    });
+    this.queue = new Queue(this, 'DueWork', {
+      ...queueEncryption(encryptionKey),
+      enforceSSL: true,
+      fifo: true,
+      // High-throughput FIFO: ordering and deduplication per message group (one group per item).
+      deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+      visibilityTimeout: dueQueueVisibility,
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: dueWorker.maxReceiveCount },
+    });
+
     this.handler = new BillingFunction(this, 'Handler', {
       entry: scheduledHandler.entry,
       projectRoot,
-      description: 'Scheduled work: credit expiry, wallet auto-load',
+      description: 'Scheduled work: finds due items (gsi4) and queues them',
       timeout: scheduledHandler.timeout,
       tag: [workerTagKey, scheduledHandler.id],
       operations,
     });
     this.handler.bindTable(table, workerTableAccess[scheduledHandler.id]);
+    this.handler.fn.addEnvironment(dueQueueUrlEnv, this.queue.queueUrl);
+    this.queue.grantSendMessages(this.handler.fn);
     new Rule(this, 'EveryMinute', { schedule: Schedule.rate(scheduledHandler.rate), targets: [new LambdaFunction(this.handler.fn, { retryAttempts: 0 })] });
+
+    this.worker = new BillingFunction(this, 'Worker', {
+      entry: dueWorker.entry,
+      projectRoot,
+      description: 'Due work (SQS): renewals, credit expiry, wallet auto-load, grace periods',
+      timeout: dueWorker.timeout,
+      tag: [workerTagKey, dueWorker.id],
+      operations,
+    });
+    this.worker.bindTable(table, workerTableAccess[dueWorker.id]);
+    this.worker.fn.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: dueWorker.batchSize, reportBatchItemFailures: true, maxConcurrency: dueWorker.maxConcurrency }),
+    );
   }
 }

@@ -34,11 +34,13 @@ export const workerTableAccess = {
   streamEvents: { actions: workerActions, indexes: ['gsi1', 'gsi3'] },
   /** Reads a delivery and its message, records the attempt and the delivery's next state. */
   deliverWebhooks: { actions: workerActions, indexes: [] },
+  /** Scans the sparse scheduling index (gsi4) for due work and queues it: it reads no item and writes none. */
+  scheduledWork: { actions: [], indexes: [], scannedIndexes: ['gsi4'] },
   /**
-   * Scans the sparse scheduling index (gsi4) for due work, and does it by key; invoices it issues may price lines from
-   * gsi3; a subscription's metered usage reads the customer's raw events (gsi2) for partial hours and bps.
+   * Does queued due work by key; invoices it issues may price lines from gsi3; a subscription's metered usage reads
+   * the customer's raw events (gsi2) for partial hours and bps.
    */
-  scheduledWork: { actions: workerActions, indexes: ['gsi2', 'gsi3'], scannedIndexes: ['gsi4'] },
+  dueWork: { actions: workerActions, indexes: ['gsi2', 'gsi3'] },
   /** Reads the API key a request presents (one GetItem) and records its use (`last_used_at`, once a minute). */
   authorizeRequests: { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: [] },
 } as const satisfies Record<string, TableAccess>;
@@ -64,7 +66,7 @@ export function grantTableAccess(grantee: IGrantable, table: ITable, access: Tab
   const unknown = [...access.indexes, ...(access.scannedIndexes ?? [])].filter((name) => !indexNames.includes(name));
   if (unknown.length > 0) throw new Error(`grantTableAccess: no index ${unknown.join(', ')} in the table definition`);
   const indexArn = (name: string) => `${table.tableArn}/index/${name}`;
-  Grant.addToPrincipal({ grantee, actions: [...access.actions], resourceArns: [table.tableArn] });
+  if (access.actions.length > 0) Grant.addToPrincipal({ grantee, actions: [...access.actions], resourceArns: [table.tableArn] });
   if (access.indexes.length > 0) Grant.addToPrincipal({ grantee, actions: ['dynamodb:Query'], resourceArns: access.indexes.map(indexArn) });
   if (access.scannedIndexes?.length) Grant.addToPrincipal({ grantee, actions: ['dynamodb:Scan'], resourceArns: access.scannedIndexes.map(indexArn) });
   table.encryptionKey?.grantEncryptDecrypt(grantee);

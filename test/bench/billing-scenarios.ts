@@ -1,25 +1,26 @@
 /**
- * Recurring billing: the scheduled run (`runDueWork`) over a workspace of subscriptions all due at once, each
- * invoiced by `billSubscription` (createInvoice's transaction with the subscription's conditional move). Measures the
- * throughput of one run (subscriptions invoiced per second), the DynamoDB calls per subscription, and what one
- * subscription's billing sends (metered separately), then checks through the API that every subscription was
- * invoiced exactly once and that a second run adds nothing. Imports the shared table client: import this module only
- * once DYNAMODB_ENDPOINT and TABLE_NAME are set.
+ * A billing day: `subscriptions` monthly subscriptions of one invoicing entity all due at once, billed by the
+ * scheduled work as it runs locally (`runDueWork`: the scan of the scheduling index, the queue, N in-process workers,
+ * each taking batches of 10 items: `runDueBatch`), with 1, 4 and 16 workers, each in a workspace of its own. Beside
+ * each run, its floor: the DynamoDB sequence one batch sends (metered), sent directly with as many in flight, retried
+ * as the domain retries when the numbering counter's condition fails. Then checks that every subscription was invoiced exactly once,
+ * that the entity's invoice numbers have no gap and no duplicate, and that a second run finds nothing due. Imports the
+ * shared table client: import this module only once DYNAMODB_ENDPOINT and TABLE_NAME are set.
  */
-import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { makeCtx } from '../../shared/context';
+import { BatchGetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { makeCtx, type Ctx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
 import { getItem } from '../../shared/db/items';
-import { counterKey, listIndexKeys } from '../../shared/db/keys';
+import { counterKey, listIndexKeys, listPartition } from '../../shared/db/keys';
 import { transactWrite } from '../../shared/db/transactions';
 import { CUSTOMER, customerItemKey, subscriptionSummaryAttribute, type CustomerItem } from '../../shared/domain/customers/customer';
-import { invoiceKey, invoiceListKeys, type InvoiceItem } from '../../shared/domain/invoices/invoice';
+import { INVOICE, invoiceKey, invoiceListKeys, type InvoiceItem } from '../../shared/domain/invoices/invoice';
 import type { EntityItem } from '../../shared/domain/invoicing-entities/invoicing-entity';
-import { runDueWork } from '../../shared/domain/schedules/run-due';
-import { billSubscription } from '../../shared/domain/subscriptions/billing';
+import type { DueItem } from '../../shared/domain/schedules/due-item';
+import { LOCAL_BATCH, runDueBatch, runDueWork } from '../../shared/domain/schedules/run-due';
 import { prepareSubscription } from '../../shared/domain/subscriptions/prepare';
 import {
-  billingDueKeys, SUBSCRIPTION, subscriptionKey, subscriptionListFields, subscriptionListKeys, subscriptionSummary, type SubscriptionItem,
+  billingDueKeys, SUBSCRIPTION, SUBSCRIPTION_BILLING, subscriptionKey, subscriptionListFields, subscriptionListKeys, subscriptionSummary, type SubscriptionItem,
 } from '../../shared/domain/subscriptions/subscription';
 import { newId } from '../../shared/ids';
 import { signToken, type LocalKeys } from '../../lib/local/jwt';
@@ -28,36 +29,51 @@ import { meter, uninstallMeter, type MeteredRequest } from './dynamo-meter';
 import { apiClient } from './http';
 
 const CURRENCY = 'EUR';
+/** Receives of an item before the local queue dead-letters it: the worker function's maxReceiveCount on AWS. */
+const MAX_RECEIVES = 5;
 
 export interface BillingBench {
   baseUrl: string;
   keys: LocalKeys;
-  /** Subscriptions due at once (one customer each). */
+  /** Subscriptions due at once in each run (one customer each, one invoicing entity). */
   subscriptions: number;
-  /** Parallel BatchWriteItems while seeding customers and subscriptions (untimed). */
+  /** Worker counts measured, each on a fresh workspace. */
+  workers: readonly number[];
+  /** Parallel BatchWriteItems while seeding (untimed). */
   seedConcurrency: number;
-  /** Rounds of the floor (one subscription's DynamoDB sequence sent directly), timed one at a time. */
+  /** Rounds of each floor (one renewal's sequence), spread over as many loops as workers; the warm-up ones unrecorded. */
   floorCounts: { warmup: number; measured: number };
+}
+
+export interface Throughput {
+  seconds: number;
+  /** Renewals (invoices) per second. */
+  perSecond: number;
+  /** DynamoDB calls per renewal, retries included (the run's: its scan too). */
+  callsPerRenewal: number;
+  /** Transactions cancelled on the entity's numbering counter (its condition failed, or a conflict): each is a retry. */
+  numberingRetries: number;
+}
+
+export interface WorkerRun {
+  workers: number;
+  run: Throughput & { due: number; done: number; failed: number };
+  floor: Throughput & { rounds: number };
+  /** Subscriptions of the run with more than one invoice, and with none. */
+  duplicates: number;
+  missing: number;
+  /** The entity's invoice numbers (run, floor and metered templates): how many, how many repeated, how many missing below the highest. */
+  numbers: { count: number; repeated: number; gaps: number };
+  rerun: { due: number; invoices: number };
+  seedSeconds: number;
 }
 
 export interface BillingResults {
   subscriptions: number;
-  /** The one timed `runDueWork` call. */
-  run: { seconds: number; due: number; done: number; failed: number; invoices: number; dynamoCalls: number };
-  /** Subscriptions invoiced per second by that run. */
-  perSecond: number;
-  /** Mean time per subscription in the run (ms). */
-  msPerSubscription: number;
-  /** What billing one more subscription alone sends, in order (metered, untimed). */
+  /** What one worker batch of renewals sends, in order (metered on template subscriptions billed together, untimed). */
   described: string[];
-  /** Mean time of one subscription's DynamoDB sequence (`described`) sent directly, rounds one after another (ms). */
-  floorMs: number;
+  runs: WorkerRun[];
   floorCounts: { warmup: number; measured: number };
-  /** A second run right after: due items and invoices it added (both must be 0). */
-  rerun: { due: number; invoices: number };
-  /** Invoices in the workspace after both runs (the subscriptions' and the metered template's). */
-  invoicesListed: number;
-  seedSeconds: number;
   seconds: number;
 }
 
@@ -78,7 +94,12 @@ function describe(command: string, input: Record<string, unknown>): string {
     if (pk.endsWith('#COUNTER')) return sk.includes('customer_id=') ? "the customer's invoice counter" : `the ${sk} counter`;
     return { SUB: 'the subscription', CUS: 'the customer', IVE: 'the invoicing entity', INV: 'the invoice' }[sk] ?? sk;
   };
-  if (command === 'GetItem') return `GetItem (${input.ConsistentRead ? 'strongly consistent' : 'eventually consistent'}: ${name(input.Key as never)})`;
+  const consistency = (c: unknown) => (c ? 'strongly consistent' : 'eventually consistent');
+  if (command === 'GetItem') return `GetItem (${consistency(input.ConsistentRead)}: ${name(input.Key as never)})`;
+  if (command === 'BatchGetItem') {
+    const request = Object.values(input.RequestItems as Record<string, { Keys: object[]; ConsistentRead?: boolean }>)[0]!;
+    return `BatchGetItem (${consistency(request.ConsistentRead)}: ${request.Keys.map((k) => name(k as never)).join(', ')})`;
+  }
   if (command === 'TransactWriteItems') {
     const parts = (input.TransactItems as Record<string, { Key?: object; Item?: object }>[]).map((entry) => {
       const [kind, body] = Object.entries(entry)[0]!;
@@ -91,50 +112,115 @@ function describe(command: string, input: Record<string, unknown>): string {
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-/**
- * One round of the floor: the GetItems the billing sent (the subscription, then the customer, then the entity ∥ the
- * customer's invoice counter), then its TransactWriteItems rebuilt on what they returned: the invoice under a new id,
- * the entity's numbering Update on the number read, the subscription's Put on its version and billing date read.
- */
-function floorRound(ctx: ReturnType<typeof makeCtx>, requests: MeteredRequest[]) {
-  const gets = requests.filter((r) => r.command === 'GetItem').map((r) => r.input);
-  const write = requests.find((r) => r.command === 'TransactWriteItems');
-  if (gets.length !== 4 || !write) throw new Error(`the billing sent ${requests.map((r) => r.command).join(', ')}: the floor expects 4 GetItems and a TransactWriteItems`);
-  const get = (input: Record<string, unknown>) => db.send(new GetCommand(input as never)).then((r) => r.Item!);
-  const template = write.input.TransactItems as TransactItems;
-  return async () => {
-    const subscription = (await get(gets[0]!)) as SubscriptionItem;
-    await get(gets[1]!);
-    const [third, fourth] = await Promise.all([get(gets[2]!), get(gets[3]!)]);
-    const entity = (third.sk === 'IVE' ? third : fourth) as EntityItem;
-    const items = template.map((entry) => {
-      if (entry.Put && entry.Put.Item!.sk === 'INV') {
-        const id = newId('inv');
-        const invoice = entry.Put.Item as InvoiceItem;
-        return { Put: { ...entry.Put, Item: { ...invoice, ...invoiceKey(ctx, id), ...invoiceListKeys(ctx, new Date().toISOString(), id), id } } };
+/** Counts transactions cancelled on the invoicing entity's item (the numbering counter), on the shared client. */
+const NUMBERING_PROBE = 'benchNumberingRetries';
+let numberingRetries = 0;
+function installNumberingProbe(): void {
+  if (db.middlewareStack.identify().some((m) => m.startsWith(NUMBERING_PROBE))) return;
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+        if (context.commandName === 'TransactWriteItemsCommand' && reasons) {
+          const items = (args.input as { TransactItems: Record<string, { Key?: { sk?: string } }>[] }).TransactItems;
+          const at = items.findIndex((entry) => entry.Update?.Key?.sk === 'IVE');
+          if (at >= 0 && ['ConditionalCheckFailed', 'TransactionConflict'].includes(reasons[at]?.Code ?? '')) numberingRetries += 1;
+        }
+        throw error;
       }
-      if (entry.Put && entry.Put.Item!.sk === 'SUB') {
-        const values = { ':at': subscription.next_billing_at, ':v': subscription._version };
-        return { Put: { ...entry.Put, Item: { ...subscription, _version: subscription._version + 1 }, ExpressionAttributeValues: values } };
-      }
-      if (entry.Update && (entry.Update.Key as { sk: string }).sk === 'IVE') {
-        const current = entity.next_invoice_number;
-        return { Update: { ...entry.Update, ExpressionAttributeValues: { ...entry.Update.ExpressionAttributeValues, ':current': current, ':next': current + 1 } } };
-      }
-      return entry;
-    });
-    await db.send(new TransactWriteCommand({ TransactItems: items }));
-  };
+    },
+    { step: 'initialize', name: NUMBERING_PROBE },
+  );
 }
 
-export async function measureBilling({ baseUrl, keys, subscriptions, seedConcurrency, floorCounts }: BillingBench): Promise<BillingResults> {
+const cancelledOnNumbering = (error: unknown, items: TransactItems): boolean => {
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  const at = items.findIndex((entry) => (entry.Update?.Key as { sk?: string } | undefined)?.sk === 'IVE');
+  return !!reasons && at >= 0 && ['ConditionalCheckFailed', 'TransactionConflict'].includes(reasons[at]?.Code ?? '');
+};
+
+/**
+ * One worker batch's sequence sent directly, on template subscriptions billed together before the run (metered): the
+ * BatchGetItem of the subscriptions, the BatchGetItem of their customers and entity, then the TransactWriteItems
+ * rebuilt on what they returned (each invoice under a new id and the number its place gives it, each subscription's
+ * Put on its version and billing date read, the entity's numbering Update on the number read). When the numbering
+ * condition fails the round reads and writes again after the domain's jittered backoff (retryOnRace's).
+ */
+function floorRound(ctx: Ctx, requests: MeteredRequest[]) {
+  const commands = requests.map((r) => r.command).join(', ');
+  const [subscriptions, reads, write] = requests;
+  if (requests.length !== 3 || subscriptions?.command !== 'BatchGetItem' || reads?.command !== 'BatchGetItem' || write?.command !== 'TransactWriteItems') {
+    throw new Error(`a batch of renewals sent ${commands}: the floor expects BatchGetItem, BatchGetItem, TransactWriteItems`);
+  }
+  const template = write.input.TransactItems as TransactItems;
+  const renewals = template.filter((entry) => entry.Put?.Item?.sk === 'INV').length;
+  const round = async () => {
+    for (let attempt = 0; ; attempt++) {
+      const read = await db.send(new BatchGetCommand(subscriptions.input as never));
+      const byId = new Map(Object.values(read.Responses ?? {}).flat().map((item) => [item.id as string, item as SubscriptionItem]));
+      const got = await db.send(new BatchGetCommand(reads.input as never));
+      const entity = Object.values(got.Responses ?? {}).flat().find((item) => item.sk === 'IVE') as EntityItem;
+      const base = entity.next_invoice_number;
+      let place = 0;
+      const items = template.map((entry) => {
+        if (entry.Put && entry.Put.Item!.sk === 'INV') {
+          const id = newId('inv');
+          const invoice = entry.Put.Item as InvoiceItem;
+          // The number the entity's counter gives its place (the template's, with its sequence replaced).
+          const number = invoice.number!.replace(/\d+$/, String(base + place++));
+          const item = { ...invoice, ...invoiceKey(ctx, id), ...invoiceListKeys(ctx, new Date().toISOString(), id), id, number, lf: { ...invoice.lf, number } };
+          return { Put: { ...entry.Put, Item: item } };
+        }
+        if (entry.Put && entry.Put.Item!.sk === 'SUB') {
+          const subscription = byId.get(entry.Put.Item!.id as string)!;
+          const values = { ':at': subscription.next_billing_at, ':v': subscription._version };
+          return { Put: { ...entry.Put, Item: { ...subscription, _version: subscription._version + 1 }, ExpressionAttributeValues: values } };
+        }
+        if (entry.Update && (entry.Update.Key as { sk: string }).sk === 'IVE') {
+          return { Update: { ...entry.Update, ExpressionAttributeValues: { ...entry.Update.ExpressionAttributeValues, ':current': base, ':next': base + renewals } } };
+        }
+        return entry;
+      });
+      try {
+        await db.send(new TransactWriteCommand({ TransactItems: items }));
+        return;
+      } catch (error) {
+        // No cap on attempts: the floor is what the sequence costs however contended, not a test of giving up.
+        if (!cancelledOnNumbering(error, items)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
+      }
+    }
+  };
+  return { round, renewals };
+}
+
+const dueItem = (workspace: string, id: string): DueItem => ({ workspace, kind: SUBSCRIPTION_BILLING, id, ...subscriptionKey(makeCtx(workspace, 'bench'), id), due: '' });
+
+interface Seeded {
+  ctx: Ctx;
+  workspaceId: string;
+  call: ReturnType<typeof apiClient>;
+  /** Subscriptions billed alone before the run (metered): one per floor loop. */
+  templates: SubscriptionItem[];
+  /** The subscriptions the run bills. */
+  ids: string[];
+  seedSeconds: number;
+}
+
+/**
+ * A fresh workspace: an invoicing entity, a flat fee and a seat price, and one customer with its subscription made the
+ * real way (`POST /v1/customers`, then `prepareSubscription`'s items in one transaction), read back; then `count` more
+ * of each as exact copies with their own ids, keys and summaries (BatchWriteItem; the list counters moved by as many),
+ * all starting now, so every one is due. The first `templates` of them are the floor's.
+ */
+async function seedWorkspace({ baseUrl, keys, seedConcurrency }: BillingBench, count: number, templates: number): Promise<Seeded> {
   const started = performance.now();
-  const workspaceId = `ws_bench_sub_${Math.random().toString(36).slice(2, 10)}`;
+  const workspaceId = `ws_bench_day_${Math.random().toString(36).slice(2, 10)}`;
   const ctx = makeCtx(workspaceId, 'bench');
   const call = apiClient(baseUrl, await signToken(keys, { workspace: workspaceId, scope: 'read write' }));
-  const only = { workspaces: new Set([workspaceId]) };
-
-  await call('POST', '/v1/invoicing-entities', 201, { name: 'Bench Subscriptions SAS', country: 'FR', currency: CURRENCY });
+  await call('POST', '/v1/invoicing-entities', 201, { name: 'Bench Billing Day SAS', country: 'FR', currency: CURRENCY });
   const product = async (name: string, type: string, prices: Record<string, unknown>) => {
     const made = await call<{ id: string }>('POST', '/v1/products', 201, { name, type });
     const configuration = await call<{ id: string }>('POST', '/v1/price-configurations', 201, {
@@ -145,11 +231,6 @@ export async function measureBilling({ baseUrl, keys, subscriptions, seedConcurr
   const platform = await product('Platform', 'flat_fee', { type: 'fee', prices: [{ amount: 4_900 }] });
   const seats = await product('Seats', 'seat', { type: 'volume', prices: [{ from: 1, to: null, amount: 1_200, unit_count: 1, on_tier_incomplete: 'pro_rata' }] });
   const products = [{ ...platform, quantity: 1 }, { ...seats, quantity: 5 }];
-
-  // Seeding (untimed): one customer and its subscription the real way (POST /v1/customers, then prepareSubscription's
-  // items in one transaction), read back; then `subscriptions` more of each, seeded directly as exact copies with their
-  // own ids, keys and summaries (and the list counters moved by as many), all starting now: every one is due at the run.
-  const seedStarted = performance.now();
   const startsAt = new Date().toISOString();
   const first = await call<{ id: string }>('POST', '/v1/customers', 201, { name: 'Subscriber 0', currency: CURRENCY, billing_address: { country: 'FR' } });
   const prepared = await prepareSubscription(ctx, { customer_id: first.id, starts_at: startsAt, products });
@@ -158,9 +239,9 @@ export async function measureBilling({ baseUrl, keys, subscriptions, seedConcurr
   const subscriptionTemplate = await getItem<SubscriptionItem>(subscriptionKey(ctx, prepared.subscription.id), true);
   if (!customerTemplate || !subscriptionTemplate) throw new Error('seeding: the template subscription was not written');
   const { [subscriptionSummaryAttribute(subscriptionTemplate.id)]: _summary, ...customerBase } = customerTemplate as CustomerItem & Record<string, unknown>;
-  const ids: string[] = [];
+  const ids: string[] = [subscriptionTemplate.id];
   const items: Record<string, unknown>[] = [];
-  for (let i = 1; i <= subscriptions; i++) {
+  for (let i = 1; i < count + templates; i++) {
     const customerId = newId('cus');
     const id = newId('sub');
     const subscription: SubscriptionItem = {
@@ -179,57 +260,115 @@ export async function measureBilling({ baseUrl, keys, subscriptions, seedConcurr
   const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, b) => items.slice(b * 25, b * 25 + 25));
   await inParallel(batches.length, seedConcurrency, (b) => putBatch(db, batches[b]!, 'subscriptions'));
   for (const type of [CUSTOMER, SUBSCRIPTION]) {
-    await db.send(new UpdateCommand({ TableName: tableName(), Key: counterKey(ctx, type), UpdateExpression: 'ADD #t :n', ExpressionAttributeNames: { '#t': 'total' }, ExpressionAttributeValues: { ':n': subscriptions } }));
+    await db.send(new UpdateCommand({ TableName: tableName(), Key: counterKey(ctx, type), UpdateExpression: 'ADD #t :n', ExpressionAttributeNames: { '#t': 'total' }, ExpressionAttributeValues: { ':n': count + templates - 1 } }));
   }
-  const seedSeconds = (performance.now() - seedStarted) / 1000;
   const seeded = await call<{ meta: { total: number } }>('GET', '/v2/subscriptions?take=0&status=active', 200);
-  if (seeded.meta.total !== subscriptions + 1) throw new Error(`seeding: ${seeded.meta.total} active subscriptions listed, expected ${subscriptions + 1}`);
+  if (seeded.meta.total !== count + templates) throw new Error(`seeding: ${seeded.meta.total} active subscriptions listed, expected ${count + templates}`);
+  const templateItems = await Promise.all(ids.slice(0, templates).map((id) => getItem<SubscriptionItem>(subscriptionKey(ctx, id), true)));
+  return { ctx, workspaceId, call, templates: templateItems as SubscriptionItem[], ids: ids.slice(templates), seedSeconds: (performance.now() - started) / 1000 };
+}
 
-  // The template billed alone, metered: what billing each subscription of the run sends.
-  const metered = await meter(() => billSubscription(ctx, subscriptionTemplate.id));
-  uninstallMeter();
-  const described = metered.requests.map((r) => describe(r.command, r.input));
+/** Every invoice of the workspace from the list index (its `lf` holds the number and the subscription). */
+async function listedInvoices(ctx: Ctx): Promise<{ number: string | null; subscription_id: string | null }[]> {
+  const out: { number: string | null; subscription_id: string | null }[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(new QueryCommand({
+      TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': listPartition(ctx, INVOICE) }, ExclusiveStartKey: cursor,
+    }));
+    for (const item of page.Items ?? []) out.push(item.lf as { number: string | null; subscription_id: string | null });
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return out;
+}
 
-  // The measured run: every due subscription of the workspace, in one runDueWork call.
-  const calls = dynamoCallCount();
-  const runStarted = performance.now();
-  const result = await runDueWork(new Date(), only);
-  const seconds = (performance.now() - runStarted) / 1000;
-  const dynamoCalls = dynamoCallCount() - calls;
-  // The floor, after the run (so both meet DynamoDB Local warm): the billing's own DynamoDB sequence sent directly, one
-  // round after another like the run's subscriptions, on the template (billed already, so never due again): its GetItems
-  // in its order and parallelism, then its transaction as metered, with a new invoice id and the conditions the reads make
-  // true again (the entity's number, the subscription's version and billing date). Its mean is the run's floor per
-  // subscription.
-  const round = floorRound(ctx, metered.requests);
-  for (let i = 0; i < floorCounts.warmup; i++) await round();
-  const floorStarted = performance.now();
-  for (let i = 0; i < floorCounts.measured; i++) await round();
-  const floorMs = (performance.now() - floorStarted) / floorCounts.measured;
+/** Numbers `PREFIX-<n>`: how many, repeated, and missing below the highest (the sequence starts at 1). */
+function numberCheck(numbers: string[]): WorkerRun['numbers'] {
+  const sequence = numbers.map((n) => Number(/(\d+)$/.exec(n)?.[1] ?? NaN));
+  if (sequence.some((n) => !Number.isInteger(n))) throw new Error(`an invoice number without a trailing sequence: ${numbers.find((n) => !/\d$/.test(n))}`);
+  const unique = new Set(sequence);
+  const highest = Math.max(0, ...sequence);
+  return { count: numbers.length, repeated: numbers.length - unique.size, gaps: highest - unique.size };
+}
 
-  const afterRun = await call<{ meta: { total: number } }>('GET', '/v1/invoices?take=0', 200);
-  const invoices = afterRun.meta.total - 1 - floorCounts.warmup - floorCounts.measured;
+async function measureWorkers(bench: BillingBench, workers: number, described: string[] | undefined): Promise<{ run: WorkerRun; described: string[] }> {
+  console.error(`Billing day with ${workers} worker${workers === 1 ? '' : 's'}: seeding ${bench.subscriptions.toLocaleString('en-US')} subscriptions…`);
+  const seeded = await seedWorkspace(bench, bench.subscriptions, workers * LOCAL_BATCH);
+  const { ctx } = seeded;
+  const only = { workspaces: new Set([seeded.workspaceId]) };
 
-  const rerun = await runDueWork(new Date(), only);
-  const listed = await call<{ meta: { total: number } }>('GET', '/v1/invoices?take=0', 200);
-  if (result.failed > 0 || result.done !== subscriptions || invoices !== subscriptions) {
-    throw new Error(`billing run: ${result.done} done, ${result.failed} failed, ${invoices} invoices for ${subscriptions} subscriptions`);
+  // One batch of templates per floor loop, billed together and metered (untimed): what each worker batch of the run sends.
+  const metered = [];
+  for (let loop = 0; loop < workers; loop++) {
+    const batch = seeded.templates.slice(loop * LOCAL_BATCH, (loop + 1) * LOCAL_BATCH).map((t) => dueItem(seeded.workspaceId, t.id));
+    const cost = await meter(() => runDueBatch(batch));
+    metered.push(cost);
   }
-  if (rerun.due !== 0 || listed.meta.total !== afterRun.meta.total) throw new Error(`a second run found ${rerun.due} due and added ${listed.meta.total - afterRun.meta.total} invoices`);
-  const sample = await call<{ status: string; next_billing_at: string }>('GET', `/v2/subscriptions/${ids[0]}`, 200);
-  if (sample.status !== 'active' || sample.next_billing_at <= startsAt) throw new Error(`a billed subscription is ${sample.status}, next billing ${sample.next_billing_at}`);
+  uninstallMeter();
+  const sequence = described ?? metered[0]!.requests.map((r) => describe(r.command, r.input));
 
-  return {
-    subscriptions,
-    run: { seconds, due: result.due, done: result.done, failed: result.failed, invoices, dynamoCalls },
-    perSecond: subscriptions / seconds,
-    msPerSubscription: (seconds * 1000) / subscriptions,
-    described,
-    floorMs,
-    floorCounts,
-    rerun: { due: rerun.due, invoices: listed.meta.total - afterRun.meta.total },
-    invoicesListed: listed.meta.total,
-    seedSeconds,
-    seconds: (performance.now() - started) / 1000,
+  const calls = dynamoCallCount();
+  const retries = numberingRetries;
+  const started = performance.now();
+  const result = await runDueWork(new Date(), only, { workers, maxReceives: MAX_RECEIVES });
+  const seconds = (performance.now() - started) / 1000;
+  const run: WorkerRun['run'] = {
+    ...result, seconds, perSecond: result.done / seconds, callsPerRenewal: (dynamoCallCount() - calls) / bench.subscriptions, numberingRetries: numberingRetries - retries,
   };
+
+  // The floor, after the run (both meet DynamoDB Local warm): as many loops in flight as workers, each on its own
+  // batch of templates (billed already, so never due again), batches taken from one shared count.
+  const rounds = metered.map((m) => floorRound(ctx, m.requests));
+  const perRound = rounds[0]!.renewals;
+  const floorLoops = async (renewals: number) => {
+    let next = 0;
+    await Promise.all(rounds.map(async ({ round }) => {
+      while ((next++) * perRound < renewals) await round();
+    }));
+    return next - rounds.length;
+  };
+  await floorLoops(bench.floorCounts.warmup);
+  const floorCalls = dynamoCallCount();
+  const floorRetries = numberingRetries;
+  const floorStarted = performance.now();
+  const floorRounds = await floorLoops(bench.floorCounts.measured);
+  const floorSeconds = (performance.now() - floorStarted) / 1000;
+  const floorRenewals = floorRounds * perRound;
+  const floor: WorkerRun['floor'] = {
+    rounds: floorRenewals, seconds: floorSeconds, perSecond: floorRenewals / floorSeconds,
+    callsPerRenewal: (dynamoCallCount() - floorCalls) / floorRenewals, numberingRetries: numberingRetries - floorRetries,
+  };
+
+  const before = await listedInvoices(ctx);
+  const rerun = await runDueWork(new Date(), only, { workers, maxReceives: MAX_RECEIVES });
+  const listed = await listedInvoices(ctx);
+  const perSubscription = new Map<string, number>();
+  for (const invoice of listed) if (invoice.subscription_id) perSubscription.set(invoice.subscription_id, (perSubscription.get(invoice.subscription_id) ?? 0) + 1);
+  const counts = seeded.ids.map((id) => perSubscription.get(id) ?? 0);
+  const numbers = listed.map((i) => i.number).filter((n): n is string => !!n);
+  if (numbers.length !== listed.length) throw new Error(`${listed.length - numbers.length} invoices without a number`);
+  return {
+    described: sequence,
+    run: {
+      workers, run, floor,
+      duplicates: counts.filter((c) => c > 1).length, missing: counts.filter((c) => c === 0).length,
+      numbers: numberCheck(numbers), rerun: { due: rerun.due, invoices: listed.length - before.length }, seedSeconds: seeded.seedSeconds,
+    },
+  };
+}
+
+export async function measureBilling(bench: BillingBench): Promise<BillingResults> {
+  const started = performance.now();
+  installNumberingProbe();
+  const runs: WorkerRun[] = [];
+  let described: string[] | undefined;
+  for (const workers of bench.workers) {
+    const measured = await measureWorkers(bench, workers, described);
+    described = measured.described;
+    runs.push(measured.run);
+    const r = measured.run;
+    console.error(`  ${workers} workers: ${r.run.perSecond.toFixed(1)} invoices/s (floor ${r.floor.perSecond.toFixed(1)}), ${r.run.callsPerRenewal.toFixed(2)} calls/renewal, ` +
+      `${r.run.numberingRetries} numbering retries (floor ${r.floor.numberingRetries}), ${r.run.failed} failed, ${r.duplicates} duplicates, ${r.numbers.gaps} gaps`);
+  }
+  return { subscriptions: bench.subscriptions, described: described ?? [], runs, floorCounts: bench.floorCounts, seconds: (performance.now() - started) / 1000 };
 }

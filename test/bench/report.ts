@@ -1,3 +1,4 @@
+import { billingReport } from './billing-report';
 import type { BillingResults } from './billing-scenarios';
 import type { BundleResult } from './bundles';
 import type { PriceListResults } from './catalog-scenarios';
@@ -437,36 +438,6 @@ export function invoiceReading(inv: InvoiceResults): string {
   return `${floors}\n\n${where}\n\n${targets} ${verdicts}`;
 }
 
-/** The scheduled billing run: throughput, time per subscription beside its floor, DynamoDB calls. */
-export function billingTable(b: BillingResults): string {
-  return table(
-    ['Run', 'subscriptions', 'seconds', 'subscriptions / s', 'ms / subscription', 'floor ms / subscription', 'ratio', 'DynamoDB calls / subscription', 'second run'],
-    [[
-      'one `runDueWork` call', count(b.subscriptions), b.run.seconds.toFixed(1), b.perSecond.toFixed(1), ms(b.msPerSubscription), ms(b.floorMs),
-      ratio(b.msPerSubscription / b.floorMs), formatCalls(b.run.dynamoCalls / b.subscriptions), `${b.rerun.due} due, ${b.rerun.invoices} invoices`,
-    ]],
-  );
-}
-
-/** What one subscription's billing sends, and what the numbers say. */
-export function billingReading(b: BillingResults): string {
-  const pass = b.perSecond >= LIMITS.billingPerSecond;
-  return `Each subscription of the run sends, in order: ${b.described.join(', then ')} (metered on one subscription billed alone). ` +
-    `The run bills the due subscriptions one after another (\`runDueWork\` takes due work in turn), so its throughput is one over the time of ` +
-    `that sequence plus the domain's CPU (building the lines with the pricing engine, the invoice, the transaction): ${ms(b.msPerSubscription)} ms a ` +
-    `subscription, ${ratio(b.msPerSubscription / b.floorMs)} of the floor, the same sequence sent directly (mean of ${b.floorCounts.measured} rounds after ` +
-    `${b.floorCounts.warmup} unrecorded ones, timed after the run so both meet DynamoDB Local warm; the run's own mean includes whatever ` +
-    `warming it still does, and the scan of the scheduling index). ` +
-    `Afterwards the workspace lists exactly one invoice per subscription (${count(b.run.invoices)}; ${count(b.invoicesListed)} with the metered ` +
-    `one and the floor's), and a second run finds nothing due and adds nothing. Seeding (untimed, ${b.seedSeconds.toFixed(1)} s): one customer and its ` +
-    `subscription made the real way (\`POST /v1/customers\`, then \`prepareSubscription\`'s items in one transaction), read back, and ` +
-    `${count(b.subscriptions)} exact copies with their own ids, keys and summaries written with BatchWriteItem, the list counters moved by as many; ` +
-    'each subscription has a flat fee and 5 seats, billed monthly in advance, so every one is invoiced at its start date. ' +
-    `${pass ? '**The target is met**' : '**The target fails**'} (${b.perSecond.toFixed(1)} subscriptions/s against ≥ ${LIMITS.billingPerSecond}). ` +
-    `On AWS each round trip crosses the network (a few ms each), so a sequential run there is slower per subscription than here; what scales it ` +
-    'is running due work in parallel, which the scheduler does not do yet. The section took ' + `${b.seconds.toFixed(0)} s.`;
-}
-
 export function changeTable(change: ChangeToListedResults): string {
   return table(
     ['From a change to its message being listed', 'p50 ms', 'p95 ms', 'max ms', 'changes', 'not listed in time'],
@@ -537,10 +508,11 @@ table, starts the local API in-process on a free port and measures:
   rotating order, each round on a fresh ${invoices.lines.small}-line draft of its own created beforehand (untimed: ${3 * (invoices.validate.counts.warmup + invoices.validate.counts.measured + 1)}
   drafts in ${invoices.draftSeconds.toFixed(1)} s, the three variants' interleaved): ${invoices.validate.counts.warmup} warm-up rounds, then ${invoices.validate.counts.measured} measured ones.
   What one request of each kind sends is counted by the meter on separate, untimed requests. The section took ${invoices.seconds.toFixed(0)} s.
-- **Recurring billing**: a fresh workspace with an invoicing entity and ${count(billing.subscriptions)} monthly subscriptions (one customer each) all due
-  at once; one \`runDueWork\` call (the scheduled handler's work) issues their invoices, timed as a whole: subscriptions invoiced per second.
-  Beside it, its floor: one subscription's DynamoDB sequence sent directly, ${billing.floorCounts.measured} times in a row. Then a second run, which
-  must find nothing due. The section took ${billing.seconds.toFixed(0)} s.
+- **Recurring billing, a billing day**: for ${billing.runs.map((r) => r.workers).join(', ')} workers, a fresh workspace with one invoicing entity and
+  ${count(billing.subscriptions)} monthly subscriptions (one customer each) all due at once; one \`runDueWork\` call (the scan, the queue and N in-process
+  workers) issues their invoices, timed as a whole: invoices per second, DynamoDB calls per renewal, the numbering counter's retries. Beside each, its
+  floor: one renewal's DynamoDB sequence sent directly with as many in flight, ${count(billing.floorCounts.measured)} rounds. Then the invoices are checked
+  (one per subscription, numbers without gap or repeat) and a second run must find nothing due. The section took ${billing.seconds.toFixed(0)} s.
 - **Webhook message listing as the log grows**: two fresh workspaces seeded directly in DynamoDB Local with
   ${count(lists.small.messages)} and ${count(lists.large.messages)} webhook messages, built as \`shared/domain/events/record-events.ts\` builds
   them (checked against one real \`recordEvents\` call; \`test/bench/message-seed.ts\`). The first page of
@@ -607,11 +579,7 @@ ${invoiceReadTable(invoices)}
 
 ${invoiceReading(invoices)}
 
-## Recurring billing: the scheduled run over ${count(billing.subscriptions)} subscriptions due at once
-
-${billingTable(billing)}
-
-${billingReading(billing)}
+${billingReport(billing)}
 
 ## Webhook messages: list latency as the log grows
 

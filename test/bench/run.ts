@@ -1,7 +1,7 @@
 /**
  * npm run bench: latency beside the DynamoDB floor, DynamoDB calls per request, the rate limiter's cost on a GET, a credit top-up beside its
  * TransactWriteItems and its full sequence, invoice creation (10 and 100 lines) and validation beside theirs, the
- * scheduled billing run's throughput over 1,000 due subscriptions, webhook
+ * a billing day (10,000 renewals due at once with 1, 4 and 16 workers, beside floors), webhook
  * message listing as the log grows, the time from a change to its listed message, a product's price configurations listed as they grow (and
  * what skipping costs), bundle sizes and import times, in one run against one
  * in-memory DynamoDB Local. Writes docs/benchmarks.md. A measurement, not a test: it exits
@@ -21,11 +21,12 @@ import { startDynamoLocal, type RunningDynamo } from '../../lib/local/dynamodb-l
 import { generateKeys, signToken } from '../../lib/local/jwt';
 import { measureBundles } from './bundles';
 import {
-  billingReading, billingTable, bundleTable, changeReading, changeTable, getReading, invoiceReadTable, invoiceReading, invoiceSendsTable, invoiceTable, latencyTable, limiterReading, limiterTable, listReading,
+  bundleTable, changeReading, changeTable, getReading, invoiceReadTable, invoiceReading, invoiceSendsTable, invoiceTable, latencyTable, limiterReading, limiterTable, listReading,
   markdownReport, messageListTable, overheadTable, priceCostTable, priceListReading, priceListTable, priceSeedLine, seedLine, targetTable, topupReadTable, topupReading, topupTable,
 } from './report';
 import { bundleChecks, checkTargets, limiterCheck, type TargetCheck } from './targets';
 import { usageReport, usageTargets } from './usage-report';
+import { billingReport, billingTargets } from './billing-report';
 import { credentialReport, credentialTargets } from './credential-report';
 import { mcpReport, mcpTargets } from './mcp-report';
 import { USAGE_BENCH } from './usage-settings';
@@ -44,8 +45,13 @@ const TOPUP_COUNTS = { warmup: 30, measured: 200 };
  * ~0.1 s) and of the three validation variants (each on a fresh draft created beforehand: 3 drafts a round).
  */
 const INVOICE_COUNTS = { create: { warmup: 20, measured: 100 }, validate: { warmup: 20, measured: 100 } };
-/** Subscriptions due at once for the billing run (~15–25 s), and the rounds of its floor (one subscription's sequence, ~3 s). */
-const BILLING = { subscriptions: 1_000, seedConcurrency: 4, floorCounts: { warmup: 20, measured: 200 } };
+/**
+ * A billing day (issue 18): 10,000 renewals due at once, billed with 1, 4 and 16 workers, each on a fresh workspace
+ * (~2–3 min each with its seeding), and the rounds of each floor (one renewal's sequence, as many in flight as workers).
+ */
+const BILLING = { subscriptions: 10_000, workers: [1, 4, 16], seedConcurrency: 4, floorCounts: { warmup: 50, measured: 1_000 } };
+// The billing part on fewer renewals (`BENCH_BILLING_SUBSCRIPTIONS=1000 BENCH_BILLING_FLOOR_ROUNDS=500 npm run bench -- --only billing`): a quick try, or a loaded machine.
+if (process.env.BENCH_BILLING_SUBSCRIPTIONS) Object.assign(BILLING, { subscriptions: Number(process.env.BENCH_BILLING_SUBSCRIPTIONS), floorCounts: { warmup: 20, measured: Number(process.env.BENCH_BILLING_FLOOR_ROUNDS ?? 200) } });
 const IMPORT_RUNS = 15;
 /** Rounds of the three MCP tools and their routes (six requests a round). */
 const MCP_COUNTS = { warmup: 20, measured: 100 };
@@ -69,7 +75,7 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'mcp'] as const;
+const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'mcp', 'billing'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The parts named by `--only a,b` (or `--only=a,b`); undefined for the full run. */
@@ -112,7 +118,7 @@ async function partial(parts: Set<Part>): Promise<void> {
     checks.push(...bundleChecks(functions, baseline));
     sections.push(`Bundles\n\n${bundleTable(functions, baseline)}`);
   }
-  if (parts.has('limiter') || parts.has('usage') || parts.has('credentials') || parts.has('mcp')) {
+  if (parts.has('limiter') || parts.has('usage') || parts.has('credentials') || parts.has('mcp') || parts.has('billing')) {
     console.error('Starting DynamoDB Local (in memory)…');
     dynamo = await startDynamoLocal();
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -158,6 +164,15 @@ async function partial(parts: Set<Part>): Promise<void> {
     checks.push(...mcpTargets(mcp));
     sections.push(mcpReport(mcp));
   }
+  if (parts.has('billing')) {
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureBilling } = await import('./billing-scenarios');
+    const keys = await generateKeys();
+    const api = await startLocalApi({ keys, port: 0 });
+    const billing = await measureBilling({ baseUrl: api.url, keys, ...BILLING }).finally(() => api.close());
+    checks.push(...billingTargets(billing));
+    sections.push(billingReport(billing));
+  }
   console.log(`\nTargets (partial run: ${[...parts].join(', ')})\n\n${targetTable(checks)}\n\n${sections.join('\n\n')}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets measured met.`);
@@ -200,7 +215,7 @@ async function main(): Promise<void> {
     console.error(`Measuring POST /v1/invoices (10 and 100 lines) and POST /v1/invoices/{id}/validate beside their floors ` +
       `(${INVOICE_COUNTS.create.warmup} warm-up + ${INVOICE_COUNTS.create.measured} rounds of 9; ${INVOICE_COUNTS.validate.warmup} + ${INVOICE_COUNTS.validate.measured} rounds of 3)…`);
     const invoices = await measureInvoices({ baseUrl: api.url, keys, counts: INVOICE_COUNTS });
-    console.error(`Measuring the scheduled billing run over ${BILLING.subscriptions} subscriptions due at once, and its floor (${BILLING.floorCounts.measured} rounds)…`);
+    console.error(`Measuring a billing day: ${BILLING.subscriptions} renewals due at once with ${BILLING.workers.join(', ')} workers, each beside its floor (${BILLING.floorCounts.measured} rounds)…`);
     const billing = await measureBilling({ baseUrl: api.url, keys, ...BILLING });
     const lists = await measureMessageLists({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: MESSAGE_SIZES, counts: LIST_COUNTS, seedConcurrency: SEED_CONCURRENCY });
     const change = await measureChangeToListed({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...CHANGE });
@@ -218,7 +233,7 @@ async function main(): Promise<void> {
   const { customers, credits, invoices, billing, events, prices, usage, credentials, mcp } = await measured.finally(() => api.close());
 
   const checks = [
-    ...checkTargets(customers, events, prices, credits, invoices, billing, functions, baseline), ...usageTargets(usage), ...credentialTargets(credentials),
+    ...checkTargets(customers, events, prices, credits, invoices, functions, baseline), ...billingTargets(billing), ...usageTargets(usage), ...credentialTargets(credentials),
     ...mcpTargets(mcp),
   ];
   const facts = {
@@ -238,7 +253,7 @@ async function main(): Promise<void> {
     `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers.limiter)}\n\n${limiterReading(customers.limiter)}\n\n` +
     `Credits: a top-up beside its DynamoDB floors\n\n${topupTable(credits)}\n\n${topupReadTable(credits)}\n\n${topupReading(credits)}\n\n` +
     `Invoices: creation and validation beside their DynamoDB floors\n\n${invoiceTable(invoices)}\n\n${invoiceSendsTable(invoices)}\n\n${invoiceReadTable(invoices)}\n\n${invoiceReading(invoices)}\n\n` +
-    `Recurring billing: the scheduled run\n\n${billingTable(billing)}\n\n${billingReading(billing)}\n\n` +
+    `${billingReport(billing)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
     `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${mcpReport(mcp)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);

@@ -1,4 +1,3 @@
-import type { BillingResults } from './billing-scenarios';
 import type { BundleResult } from './bundles';
 import type { TopupResults } from './credit-scenarios';
 import type { CustomerResults, LimiterResults } from './customer-scenarios';
@@ -29,12 +28,6 @@ export const LIMITS = {
   invoiceCreateOverFullFloor: 2.5,
   /** p50 of POST /v1/invoices/{id}/validate over the p50 of its whole raw sequence (3 GetItems, then its TransactWriteItems). */
   invoiceValidateOverFullFloor: 2,
-  /**
-   * Subscriptions invoiced per second by one scheduled run over 1,000 subscriptions due at once, locally. The run bills
-   * them one after another (runDueWork is sequential), each in 4 round trips (≈ 10–15 ms against a warm DynamoDB Local
-   * here): ≥ 20/s leaves room for a slower machine, and still bills 1,000 subscriptions in under a minute's tick.
-   */
-  billingPerSecond: 20,
 } as const;
 
 export interface EventResults {
@@ -62,7 +55,7 @@ export const invoiceRatio = (series: InvoiceSeries, floor: 'write' | 'full', rou
   route.summary.p50 / series[floor].summary.p50;
 
 export function checkTargets(
-  customers: CustomerResults, events: EventResults, prices: PriceListResults, credits: TopupResults, invoices: InvoiceResults, billing: BillingResults,
+  customers: CustomerResults, events: EventResults, prices: PriceListResults, credits: TopupResults, invoices: InvoiceResults,
   functions: BundleResult[], baseline: BundleResult,
 ): TargetCheck[] {
   const { lists, change } = events;
@@ -111,13 +104,6 @@ export function checkTargets(
       target: `POST /v1/invoices/{id}/validate p50 ≤ ${LIMITS.invoiceValidateOverFullFloor}× the p50 of its raw sequence (its GetItems, then its TransactWriteItems)`,
       measured: `${invoice('', invoices.validate)}; ${formatCalls(invoices.validate.route.callsPerRequest)} DynamoDB calls per validation`,
       pass: invoiceRatio(invoices.validate, 'full') <= LIMITS.invoiceValidateOverFullFloor,
-    },
-    {
-      target: `scheduled billing run over ${count(billing.subscriptions)} subscriptions due at once (one \`runDueWork\` call): ≥ ${LIMITS.billingPerSecond} subscriptions invoiced per second`,
-      measured: `${billing.perSecond.toFixed(1)} subscriptions/s (${count(billing.run.invoices)} invoices in ${billing.run.seconds.toFixed(1)} s, ` +
-        `${billing.msPerSubscription.toFixed(1)} ms each beside a floor of ${billing.floorMs.toFixed(1)} ms; ${formatCalls(billing.run.dynamoCalls / billing.subscriptions)} DynamoDB calls per subscription); ` +
-        `a second run: ${billing.rerun.due} due, ${billing.rerun.invoices} invoices added`,
-      pass: billing.perSecond >= LIMITS.billingPerSecond && billing.rerun.due === 0 && billing.rerun.invoices === 0,
     },
     ...bundleChecks(functions, baseline),
     {

@@ -9,7 +9,7 @@ import {
 import { routeTagKey } from '../../lib/route-function';
 import { DEFAULT_STAGE_THROTTLE } from '../../lib/rate-limits';
 import { groupRoutes, maxRoutesPerStack } from '../../lib/routes-stack';
-import { scheduledHandler } from '../../lib/scheduler';
+import { dueQueueVisibility, dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { authorizerHandler, routesUsingSigningKey } from '../../lib/identity';
 import { tools as mcpTools } from '../../shared/mcp/catalog';
 import { AUTHORIZER_CACHE_SECONDS } from '../../shared/identity/resolution-cache';
@@ -88,6 +88,13 @@ const mappingFrom = (source: unknown): Resource => {
   return found[0]!;
 };
 const tableId = () => onlyId(template.findResources('AWS::DynamoDB::Table'));
+/** The due-work queue: the one the scheduled function is told to send to. */
+const dueQueueId = () => {
+  const env = functions()[functionIdByWorker.get(scheduledHandler.id)!]!.Properties.Environment.Variables;
+  const queueId = env.DUE_QUEUE_URL.Ref as string;
+  expect(queues()[queueId]).toBeDefined();
+  return queueId;
+};
 const streamMapping = () => mappingFrom({ 'Fn::GetAtt': [tableId(), 'StreamArn'] });
 /** The delivery queue: the one the consumer's mapping reads from. */
 const deliveryQueueId = () => {
@@ -125,28 +132,53 @@ beforeAll(() => {
   }
 });
 
-/** The non-route Lambdas: stream handler, delivery consumer, scheduled handler, credential authorizer. */
-const WORKERS = 4;
+/** The non-route Lambdas: stream handler, delivery consumer, scheduled handler, due-work worker, credential authorizer. */
+const WORKERS = 5;
 
 describe('functions', () => {
-  test('one Lambda per route-table entry, plus the stream handler, the delivery consumer, the scheduled handler and the authorizer, and no other Lambda', () => {
+  test('one Lambda per route-table entry, plus the stream handler, the delivery consumer, the scheduled handler, its worker and the authorizer, and no other Lambda', () => {
     template.resourceCountIs('AWS::Lambda::Function', routes.length + WORKERS);
     expect([...functionIdByRoute.keys()].sort()).toEqual(routes.map((r) => r.id).sort());
-    expect([...functionIdByWorker.keys()].sort()).toEqual([streamHandler.id, deliveryConsumer.id, scheduledHandler.id, authorizerHandler.id].sort());
+    expect([...functionIdByWorker.keys()].sort()).toEqual([streamHandler.id, deliveryConsumer.id, scheduledHandler.id, dueWorker.id, authorizerHandler.id].sort());
     // Each function is one thing: a route or a worker, never both.
     expect(new Set([...functionIdByRoute.values(), ...functionIdByWorker.values()]).size).toBe(routes.length + WORKERS);
   });
 
-  test('an EventBridge rule runs the scheduled handler every minute; it reads and writes the table, and sends to no queue', () => {
+  test('an EventBridge rule runs the scheduled handler every minute; it scans the scheduling index, sends to the due-work queue, and reads or writes no item', () => {
     const id = functionIdByWorker.get(scheduledHandler.id)!;
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
       State: 'ENABLED',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [id, 'Arn'] } })],
     });
-    expect(actionsOf(id)).toEqual(expect.arrayContaining(['dynamodb:Scan', 'dynamodb:Query', ...writeActions]));
-    // Scan on the scheduling index only (test/infra/operations.test.ts checks every function's resources).
-    expect(actionsOf(id)).not.toContain('sqs:SendMessage');
+    expect(actionsOf(id)).toContain('dynamodb:Scan');
+    for (const action of [...writeActions, 'dynamodb:GetItem', 'dynamodb:Query']) expect(actionsOf(id)).not.toContain(action);
+    expect(actionsOf(id)).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+    const queueId = dueQueueId();
+    expect(functions()[id]!.Properties.Environment.Variables.DUE_QUEUE_URL).toEqual({ Ref: queueId });
+    expect(functions()[id]!.Properties.Timeout).toBe(scheduledHandler.timeout.toSeconds());
+  });
+
+  test('the due-work queue: FIFO (grouped per item, deduplicated), consumed by the worker with partial batch failures; a poison item is dead-lettered after maxReceiveCount receives', () => {
+    const queue = template.findResources('AWS::SQS::Queue')[dueQueueId()]!.Properties;
+    expect(queue).toMatchObject({ FifoQueue: true, DeduplicationScope: 'messageGroup', FifoThroughputLimit: 'perMessageGroupId', VisibilityTimeout: dueQueueVisibility.toSeconds() });
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(dueWorker.maxReceiveCount);
+    const deadLetters = template.findResources('AWS::SQS::Queue')[queue.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]]!.Properties;
+    expect(deadLetters).toMatchObject({ FifoQueue: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    const worker = functionIdByWorker.get(dueWorker.id)!;
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [dueQueueId(), 'Arn'] },
+      FunctionName: { Ref: worker },
+      BatchSize: dueWorker.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: dueWorker.maxConcurrency },
+    });
+    // SQS's advice: visibility ≥ 6 × the consumer's timeout, so a slow batch is not received twice.
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * functions()[worker]!.Properties.Timeout);
+    // The worker reads and writes the table, and sends to no queue.
+    expect(actionsOf(worker)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', ...writeActions, 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    expect(actionsOf(worker)).not.toContain('sqs:SendMessage');
+    expect(actionsOf(worker)).not.toContain('dynamodb:Scan');
   });
 
   test('every function: Node 22 on arm64, 512 MB, TABLE_NAME, a log group kept one month', () => {
@@ -487,8 +519,11 @@ describe('events and webhooks', () => {
     }
   });
 
-  test('only the routes queueing deliveries, the stream handler and the consumer may send to SQS, and only to the delivery queue', () => {
-    const senders = Object.keys(functions()).filter((id) => actionsOf(id).includes('sqs:SendMessage'));
+  test('only the routes queueing deliveries, the stream handler and the consumer may send to the delivery queue; the scheduled function to the due-work queue alone', () => {
+    const scheduled = functionIdByWorker.get(scheduledHandler.id)!;
+    const scheduledTargets = statementsOf(scheduled).filter((s) => [s.Action].flat().includes('sqs:SendMessage')).map((s) => s.Resource);
+    expect(scheduledTargets).toEqual([{ 'Fn::GetAtt': [dueQueueId(), 'Arn'] }]);
+    const senders = Object.keys(functions()).filter((id) => id !== scheduled && actionsOf(id).includes('sqs:SendMessage'));
     expect(senders.sort()).toEqual(queueingFunctionIds());
     const streamFailures = streamMapping().Properties.DestinationConfig.OnFailure.Destination;
     for (const id of senders) {
@@ -544,8 +579,8 @@ describe('stack layout: the routes in nested stacks, one per area (CloudFormatio
     for (const type of ['AWS::DynamoDB::Table', 'AWS::ApiGatewayV2::Api', 'AWS::ApiGatewayV2::Authorizer', 'AWS::ApiGatewayV2::Stage', 'AWS::Events::Rule']) {
       parent.resourceCountIs(type, 1);
     }
-    parent.resourceCountIs('AWS::SQS::Queue', 3);
-    parent.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+    parent.resourceCountIs('AWS::SQS::Queue', 5);
+    parent.resourceCountIs('AWS::Lambda::EventSourceMapping', 3);
     expect(routeIdsIn(parent)).toEqual([]);
     parent.resourceCountIs('AWS::Lambda::Function', WORKERS);
     parent.resourceCountIs('AWS::ApiGatewayV2::Route', 0);

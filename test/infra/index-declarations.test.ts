@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { routes } from '../../functions/routes';
 import { lambdaEsbuildOptions } from '../../lib/bundling';
 import { deliveryConsumer, streamHandler } from '../../lib/event-pipeline';
-import { scheduledHandler } from '../../lib/scheduler';
+import { dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { routeTableAccess, workerTableAccess, type TableAccess } from '../../lib/table-access';
 
 interface Reach {
@@ -23,6 +23,7 @@ const functions: { id: string; entry: string; access: TableAccess }[] = [
   { id: streamHandler.id, entry: streamHandler.entry, access: workerTableAccess[streamHandler.id] },
   { id: deliveryConsumer.id, entry: deliveryConsumer.entry, access: workerTableAccess[deliveryConsumer.id] },
   { id: scheduledHandler.id, entry: scheduledHandler.entry, access: workerTableAccess[scheduledHandler.id] },
+  { id: dueWorker.id, entry: dueWorker.entry, access: workerTableAccess[dueWorker.id] },
 ];
 
 const reach = new Map<string, Reach>();

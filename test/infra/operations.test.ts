@@ -8,7 +8,7 @@ import { BillingStack, type BillingStackProps } from '../../lib/billing-stack';
 import { deliveryConsumer, streamHandler, workerTagKey } from '../../lib/event-pipeline';
 import { accessLogFormat } from '../../lib/monitoring';
 import { routeTagKey } from '../../lib/route-function';
-import { scheduledHandler } from '../../lib/scheduler';
+import { dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { routeTableAccess, workerTableAccess, type TableAccess } from '../../lib/table-access';
 import { flattenTemplates, stackTemplates } from './stack-templates';
 
@@ -96,7 +96,7 @@ describe('least privilege', () => {
     expect(routeTableAccess({ method: 'GET', response: { status: 200, schema: {}, list: true }, indexes: ['gsi3'] }).indexes).toEqual(['gsi3']);
   });
 
-  test.each([streamHandler.id, deliveryConsumer.id, scheduledHandler.id] as const)('worker %s: exactly its declared access', (worker) => {
+  test.each([streamHandler.id, deliveryConsumer.id, scheduledHandler.id, dueWorker.id] as const)('worker %s: exactly its declared access', (worker) => {
     expect(tableGrants(functionIds.get(worker)!)).toEqual(expectedGrants(workerTableAccess[worker]));
   });
 
@@ -148,18 +148,18 @@ describe('production defaults', () => {
     expect(resources(template, 'AWS::Logs::LogGroup')[logGroupId]!.Properties.RetentionInDays).toBe(30);
   });
 
-  test('alarms: a message in either failure queue, a 5xx rate above 1 %, any quarantined record', () => {
+  test('alarms: a message in any failure queue, a 5xx rate above 1 %, any quarantined record', () => {
     const alarms = Object.values(resources(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
-    expect(alarms).toHaveLength(4);
+    expect(alarms).toHaveLength(5);
     const queues = resources(template, 'AWS::SQS::Queue');
     const onQueue = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
-    expect(onQueue.map((a) => [a.Threshold, a.ComparisonOperator, a.TreatMissingData])).toEqual([
-      [0, 'GreaterThanThreshold', 'notBreaching'], [0, 'GreaterThanThreshold', 'notBreaching'],
-    ]);
+    expect(onQueue.map((a) => [a.Threshold, a.ComparisonOperator, a.TreatMissingData])).toEqual(Array(3).fill([0, 'GreaterThanThreshold', 'notBreaching']));
     const alarmedQueues = onQueue.map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0]).sort();
     const mapping = Object.values(resources(template, 'AWS::Lambda::EventSourceMapping')).find((m) => m.Properties.DestinationConfig)!;
-    const redriven = Object.values(queues).find((q) => q.Properties.RedrivePolicy)!.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
-    expect(alarmedQueues).toEqual([mapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0], redriven].sort());
+    // Every dead-letter queue of a redrive policy: the webhook deliveries' and the due work's.
+    const redriven = Object.values(queues).filter((q) => q.Properties.RedrivePolicy).map((q) => q.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]);
+    expect(redriven).toHaveLength(2);
+    expect(alarmedQueues).toEqual([mapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0], ...redriven].sort());
 
     const expressions = alarms.flatMap((a) => (a.Metrics ?? []).filter((m: Json) => m.Expression));
     const rate = alarms.find((a) => a.Metrics?.some((m: Json) => m.Expression?.includes('errors')))!;
@@ -182,7 +182,7 @@ describe('stack properties', () => {
   });
 
   test('log retention applies to every log group, the access log included', () => {
-    expect(Object.keys(resources(custom, 'AWS::Logs::LogGroup'))).toHaveLength(routes.length + 4 + 1); // routes, four workers (authorizer included), the access log
+    expect(Object.keys(resources(custom, 'AWS::Logs::LogGroup'))).toHaveLength(routes.length + 5 + 1); // routes, five workers (authorizer included), the access log
     custom.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 365 });
   });
 
@@ -197,7 +197,7 @@ describe('stack properties', () => {
 
   test('every alarm notifies the alarm topic', () => {
     const alarms = Object.values(resources(custom, 'AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(4);
+    expect(alarms).toHaveLength(5);
     for (const alarm of alarms) expect(JSON.stringify(alarm.Properties.AlarmActions)).toContain('Alarms');
   });
 });

@@ -1,7 +1,9 @@
 import { jest } from '@jest/globals';
 import { db } from '../../shared/db/client';
 import { sandboxChargeId, sandboxProvider } from '../../shared/domain/payments/sandbox';
+import { makeCtx } from '../../shared/context';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
+import { billSubscriptionsTogether } from '../../shared/domain/subscriptions/billing-batch';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
 import { pricedProduct, subscribe, subscriber, type PricedProduct } from '../support/subscriptions';
@@ -102,6 +104,21 @@ describe('collection method', () => {
 });
 
 describe('automatic collection', () => {
+  it('decides the collection of the renewals a worker bills together (one transaction for several) as of those billed alone', async () => {
+    // Both customers have a card (automatic by default); the second subscription says manual.
+    const customers = [await customerWith('tok_visa'), await customerWith('tok_visa')];
+    const subs = await Promise.all(customers.map((c, i) =>
+      subscribe(client, { customer_id: c.id, starts_at: clock.now().toISOString(), products: [{ ...fee, quantity: 1 }], ...(i === 1 && { collection_method: 'manual' }) })));
+    const together = await billSubscriptionsTogether(makeCtx(client.workspace, 'test:batch'), subs.map((s) => s.id));
+    expect(together).toEqual({ invoiced: subs.map((s) => s.id), alone: [] });
+    const issued = (await Promise.all(customers.map((c) => invoicesOf(c.id)))).flat();
+    expect(issued.map((i) => [i.collection_method, i.dunning?.status ?? null])).toEqual([['automatic', 'active'], ['manual', null]]);
+    await run();
+    expect((await invoicesOf(customers[0]!.id)).map((i) => [i.status, i.dunning?.status])).toEqual([['paid', 'succeeded']]);
+    expect((await invoicesOf(customers[1]!.id)).map((i) => i.status)).toEqual(['to_pay']);
+    for (const sub of subs) await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
+  });
+
   it("collects a subscription's invoice from the wallet first, then the card, once", async () => {
     const customer = await customerWith('tok_visa');
     const wallet = (await client.post('/v1/wallets', { customer_id: customer.id })).body;

@@ -1,19 +1,20 @@
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { retryOnRace } from '../../db/items';
-import { counterUpdate } from '../../db/pagination';
+import { counterKey, type Key } from '../../db/keys';
+import { batchGet, counterUpdate } from '../../db/pagination';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
 import { RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { productArchived } from '../catalog/errors';
 import { productUsableCheck } from '../catalog/usable';
 import type { CollectionMethod } from '../collection/settings';
-import type { CustomerItem } from '../customers/customer';
+import { customerItemKey, type CustomerItem } from '../customers/customer';
 import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
 import { findCustomerItem } from '../customers/read';
 import { assertNotArchived } from '../customers/rules';
 import { customerInvoiceCounter, isFirstOrder } from './read';
-import type { EntityItem } from '../invoicing-entities/invoicing-entity';
+import { entityItemKey, type EntityItem } from '../invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../invoicing-entities/read';
 import { invoiceAmounts, type PricedLine } from './amounts';
 import { redemptionsFor, type Redemptions } from './coupons';
@@ -72,19 +73,55 @@ export interface IssuingOptions {
 /** Product checks beyond this many distinct products rely on the read alone (a transaction holds 100 items). */
 const PRODUCT_CHECKS = 40;
 
-const customerFor = async (ctx: Ctx, id: string, options: IssuingOptions): Promise<CustomerItem> => {
-  const customer = await findCustomerItem(ctx, id).catch(() => undefined);
+function usableCustomer(customer: CustomerItem | undefined, id: string, options: IssuingOptions): CustomerItem {
   if (!customer || customer.deleted_at) throw new RuleViolation('customer_not_found', `No customer with id '${id}' (or it is deleted).`);
   if (!billsArchived(options)) assertNotArchived(customer);
   return customer;
-};
+}
+
+const customerFor = async (ctx: Ctx, id: string, options: IssuingOptions): Promise<CustomerItem> =>
+  usableCustomer(await findCustomerItem(ctx, id).catch(() => undefined), id, options);
 
 const billsArchived = (options: IssuingOptions) => options.continuing === true;
 
-async function entityFor(ctx: Ctx, id: string): Promise<EntityItem> {
-  const entity = await findEntityItem(ctx, id, true).catch(() => undefined);
+function usableEntity(entity: EntityItem | undefined, id: string): EntityItem {
   if (!entity || entity.deleted_at) throw new RuleViolation('invoicing_entity_not_found', `No invoicing entity with id '${id}' (or it is deleted).`);
   return entity;
+}
+
+const entityFor = async (ctx: Ctx, id: string): Promise<EntityItem> => usableEntity(await findEntityItem(ctx, id, true).catch(() => undefined), id);
+
+type Resolved = { lines: PricedLine[]; productIds: string[] };
+
+interface IssuingReads {
+  customer: CustomerItem;
+  entity: EntityItem;
+  firstOrder: boolean;
+  currency: string;
+  resolved: Resolved;
+}
+
+/**
+ * The customer, the entity, the customer's invoice counter (first order or not), strongly consistent, and the lines
+ * priced (`price`, in the customer's currency). When the caller names the entity (a subscription's renewal does) the
+ * first three are one BatchGetItem, and lines priced by the caller need nothing more; otherwise the customer says
+ * which entity, read after it with the counter and the lines' catalog.
+ */
+async function issuingReads(ctx: Ctx, input: InvoiceInput, options: IssuingOptions, price: (currency: string) => Promise<Resolved>): Promise<IssuingReads> {
+  const entityId = input.invoicing_entity_id;
+  if (!entityId) {
+    const customer = await customerFor(ctx, input.customer_id, options);
+    const currency = currencyOf(customer, input.currency);
+    const [resolved, entity, firstOrder] = await Promise.all([price(currency), entityFor(ctx, customer.invoicing_entity_id), isFirstOrder(ctx, customer.id)]);
+    return { customer, entity, firstOrder, currency, resolved };
+  }
+  const keys = { customer: customerItemKey(ctx, input.customer_id), entity: entityItemKey(ctx, entityId), counter: counterKey(ctx, customerInvoiceCounter(input.customer_id)) };
+  const found = await batchGet(Object.values(keys), true);
+  const at = <T>(key: Key) => found.find((item) => item.pk === key.pk && item.sk === key.sk) as T | undefined;
+  const customer = usableCustomer(at<CustomerItem>(keys.customer), input.customer_id, options);
+  const currency = currencyOf(customer, input.currency);
+  const entity = usableEntity(at<EntityItem>(keys.entity), entityId);
+  return { customer, entity, firstOrder: (at<{ total?: number }>(keys.counter)?.total ?? 0) === 0, currency, resolved: await price(currency) };
 }
 
 function currencyOf(customer: CustomerItem, given: string | undefined): string {
@@ -101,20 +138,15 @@ function currencyOf(customer: CustomerItem, given: string | undefined): string {
  * redemptions and, when it leaves draft, the entity's number: all of it, or nothing.
  */
 export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: IssuingOptions = {}): Promise<Invoice> {
-  const customer = await customerFor(ctx, input.customer_id, options);
-  const currency = currencyOf(customer, input.currency);
-  const entityId = input.invoicing_entity_id ?? customer.invoicing_entity_id;
-  // One round of reads after the customer's: the lines' catalog, the entity and the customer's first-order counter.
-  const [resolved, firstEntity, firstOrder] = await Promise.all([
-    options.lines ? { lines: options.lines, productIds: [] } : resolveLines(ctx, input.line_items ?? [], currency),
-    entityFor(ctx, entityId),
-    isFirstOrder(ctx, customer.id),
-  ]);
+  const price = async (currency: string): Promise<Resolved> => (options.lines ? { lines: options.lines, productIds: [] } : resolveLines(ctx, input.line_items ?? [], currency));
+  const { customer, entity: firstEntity, firstOrder, currency, resolved } = await issuingReads(ctx, input, options, price);
   let attempt = 0;
   return retryOnRace(async () => {
-    // A retry means something changed under us: read the customer and its entity again.
-    const current = attempt++ === 0 ? customer : await customerFor(ctx, input.customer_id, options);
-    const entity = attempt === 1 ? firstEntity : await entityFor(ctx, input.invoicing_entity_id ?? current.invoicing_entity_id);
+    // A retry means something changed under us (most often another invoice took the entity's number): read the
+    // customer and its entity again, in one BatchGetItem when the entity is named.
+    const again = attempt++ === 0 ? undefined : input.invoicing_entity_id ? await issuingReads(ctx, input, options, async () => resolved) : undefined;
+    const current = attempt === 1 ? customer : (again?.customer ?? (await customerFor(ctx, input.customer_id, options)));
+    const entity = attempt === 1 ? firstEntity : (again?.entity ?? (await entityFor(ctx, input.invoicing_entity_id ?? current.invoicing_entity_id)));
     currencyOf(current, currency);
     const redemptions = await redemptionsFor(ctx, {
       couponIds: input.coupon_ids ?? [], promotionCode: input.promotion_code, customerId: current.id, productIds: resolved.productIds, currency, isFirstOrder: firstOrder,
@@ -229,4 +261,39 @@ function draftItem(ctx: Ctx, input: InvoiceInput, parts: DraftParts): InvoiceIte
   };
   item.lf = invoiceListFields(item);
   return item;
+}
+
+/** What a renewal's invoice needs read beforehand (one BatchGetItem for many renewals: billing-batch.ts). */
+export interface RenewalReads {
+  customer: CustomerItem | undefined;
+  /** The entity, its invoice counter at the number this invoice takes. */
+  entity: EntityItem | undefined;
+}
+
+/**
+ * The writes of one renewal's invoice, issued (to_pay) with the number its `entity` counter stands at, for a
+ * transaction that holds several: the invoice, the customer's invoice counter, the customer's currency lock with
+ * `options.customer`, and `options.also`. Not included, because the transaction moves them once for all its invoices:
+ * the workspace's invoice counter and the entity's numbering counter. Only for lines priced by the caller, without
+ * coupon ids, promotion code or payment references (a subscription's renewal); throws what createInvoice would.
+ */
+export function renewalInvoiceWrites(ctx: Ctx, input: InvoiceInput, options: IssuingOptions & { lines: PricedLine[] }, reads: RenewalReads): { invoice: InvoiceItem; items: TransactItem[] } {
+  const customer = usableCustomer(reads.customer, input.customer_id, options);
+  const entity = usableEntity(reads.entity, input.invoicing_entity_id ?? customer.invoicing_entity_id);
+  const currency = currencyOf(customer, input.currency);
+  const tax = invoiceTaxScheme(customer, entity, { tax_rate: input.tax_rate, tax_scheme: options.taxScheme });
+  const terms = [...(options.coupons ?? [])];
+  const amounts = invoiceAmounts(options.lines, terms, tax.rate, currency);
+  const draft = draftItem(ctx, { ...input, status: 'to_pay' }, { customer, entity, currency, tax, amounts, redemptions: { terms, promotionCodeId: null, countedIds: [] }, options });
+  const { invoice } = issue(ctx, draft, entity, customer, { allowGrace: false, collectionMethod: options.collectionMethod });
+  assertStorable(invoice);
+  return {
+    invoice,
+    items: [
+      { Put: { TableName: tableName(), Item: invoice, ConditionExpression: 'attribute_not_exists(pk)' } },
+      counterUpdate(ctx, customerInvoiceCounter(customer.id), 1),
+      currencyLockItem(ctx, customer.id, 'invoice', currency, billsArchived(options) ? options.customer : { ...options.customer, expect: { ...options.customer?.expect, status: 'active' } }),
+      ...(options.also ?? []),
+    ],
+  };
 }

@@ -53,3 +53,23 @@ export function takeNumber(ctx: Ctx, entity: EntityItem, type: InvoiceType, issu
     },
   };
 }
+
+/**
+ * The counter moved past `count` numbers at once (`current` … `current + count − 1`, taken in that order by the
+ * documents of the same transaction): conditional on the value read, like `takeNumber`, so it never overlaps another
+ * taker and, all-or-nothing with those documents, never leaves a gap.
+ */
+export function takeNumbers(ctx: Ctx, entity: EntityItem, type: InvoiceType, count: number): TransactItem {
+  const sequence = SEQUENCES[type];
+  const current = entity[sequence.counter];
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: entityItemKey(ctx, entity.id),
+      UpdateExpression: 'SET #counter = :next, #v = #v + :one',
+      ConditionExpression: '#counter = :current',
+      ExpressionAttributeNames: { '#counter': sequence.counter, '#v': '_version' },
+      ExpressionAttributeValues: { ':current': current, ':next': current + count, ':one': 1 },
+    },
+  };
+}

@@ -1,17 +1,18 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { makeCtx, type Ctx } from '../../context';
-import { db, tableName } from '../../db/client';
 import type { Key } from '../../db/keys';
 import { collectInvoice } from '../collection/collect';
 import { COLLECTION } from '../collection/dunning';
 import { CREDIT_LOT, expireCreditLot } from '../credits/expire';
-import { workspaceOf } from '../events/map-change';
 import { endGracePeriod } from '../invoices/grace-period';
 import { GRACE_PERIOD } from '../invoices/invoice';
 import { billSubscription } from '../subscriptions/billing';
+import { billSubscriptionsTogether } from '../subscriptions/billing-batch';
 import { SUBSCRIPTION_BILLING } from '../subscriptions/subscription';
 import { autoLoadWallet } from '../wallets/operations';
 import { AUTO_LOAD } from '../wallets/schedule';
+import type { DueFilter, DueItem } from './due-item';
+import { LocalDueQueue, type LocalQueueOptions } from './due-queue';
+import { enqueueDueWork } from './enqueue-due';
 
 /** Time-driven work by kind (the middle part of `gsi4sk` = `<due at>#<kind>#<id>`). Each is safe to run twice. */
 export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promise<unknown>> = {
@@ -22,46 +23,75 @@ export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promis
   [SUBSCRIPTION_BILLING]: (ctx, _key, id) => billSubscription(ctx, id),
 };
 
+/**
+ * What a worker does with one queued item (the SQS worker function and the local queue alike). A kind this code
+ * does not know (a message from a newer or older version) is logged and dropped, not retried.
+ */
+export async function runDueItem(item: DueItem): Promise<void> {
+  const work = DUE_WORK[item.kind];
+  if (!work) {
+    console.warn(JSON.stringify({ level: 'warn', scheduled: item.kind, id: item.id, workspace: item.workspace, message: 'unknown kind of due work: dropped' }));
+    return;
+  }
+  await work(makeCtx(item.workspace, `schedule:${item.kind}:${item.id}`), { pk: item.pk, sk: item.sk }, item.id);
+}
+
+/**
+ * What a worker does with a batch of items (the worker function's SQS batch, a local worker's): the renewals of each
+ * workspace first, together where they can be (billSubscriptionsTogether: one transaction and one run of invoice
+ * numbers per entity and up to 24 renewals), then everything else one by one. Returns the items that failed.
+ */
+export async function runDueBatch(items: readonly DueItem[]): Promise<{ item: DueItem; error: unknown }[]> {
+  const alone: DueItem[] = items.filter((i) => i.kind !== SUBSCRIPTION_BILLING);
+  const renewals = new Map<string, DueItem[]>();
+  for (const item of items) if (item.kind === SUBSCRIPTION_BILLING) renewals.set(item.workspace, [...(renewals.get(item.workspace) ?? []), item]);
+  for (const [workspace, list] of renewals) {
+    if (list.length < 2) {
+      alone.push(...list);
+      continue;
+    }
+    try {
+      const together = await billSubscriptionsTogether(makeCtx(workspace, `schedule:${SUBSCRIPTION_BILLING}:batch`), list.map((i) => i.id));
+      const left = new Set(together.alone);
+      alone.push(...list.filter((i) => left.has(i.id)));
+    } catch {
+      alone.push(...list); // its reads failed: each is billed alone
+    }
+  }
+  const failed: { item: DueItem; error: unknown }[] = [];
+  for (const item of alone) {
+    try {
+      await runDueItem(item);
+    } catch (error) {
+      failed.push({ item, error });
+    }
+  }
+  return failed;
+}
+
 export interface DueRun {
   due: number;
   done: number;
   failed: number;
 }
 
+/** In-process workers of `runDueWork` (the local server's and the tests'); `DUE_WORKERS` overrides it. */
+export const localWorkers = (): number => Math.max(1, Number(process.env.DUE_WORKERS) || 4);
+
+/** Items a local worker takes at once, as SQS hands the worker function up to 10. */
+export const LOCAL_BATCH = 10;
+
 /**
- * The scheduled handler's work: everything in the sparse scheduling index (gsi4) due at `now`, across
- * workspaces. Only items awaiting time-driven work are in that index, so this scan reads pending work, not the
- * table. One item's failure is logged and does not stop the others; it stays due and is retried next run.
+ * Everything due at `now`, run to the end in this process: the scheduled function's enqueue, then the local queue
+ * drained by in-process workers, as the worker function drains the SQS queue on AWS. By default an item is received
+ * once: one that fails is logged and counted, stays due in the index, and is found again by the next run.
  * `only` limits a run to some workspaces (tests sharing one table move their own clocks).
  */
-export async function runDueWork(now: Date, only?: { workspaces: ReadonlySet<string> }): Promise<DueRun> {
-  const run: DueRun = { due: 0, done: 0, failed: 0 };
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: tableName(),
-        IndexName: 'gsi4',
-        FilterExpression: 'gsi4sk <= :now',
-        ExpressionAttributeValues: { ':now': `${now.toISOString()}#~` },
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const [, kind, id] = String(item.gsi4sk).split('#');
-      const work = kind ? DUE_WORK[kind] : undefined;
-      const workspace = workspaceOf(item.pk);
-      if (!work || !workspace || !id || (only && !only.workspaces.has(workspace))) continue;
-      run.due += 1;
-      try {
-        await work(makeCtx(workspace, `schedule:${kind}:${id}`), { pk: String(item.pk), sk: String(item.sk) }, id);
-        run.done += 1;
-      } catch (error) {
-        run.failed += 1;
-        console.error(JSON.stringify({ level: 'error', scheduled: kind, id, workspace, error: String(error) }));
-      }
-    }
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return run;
+export async function runDueWork(now: Date, only?: DueFilter, options: Partial<LocalQueueOptions> = {}): Promise<DueRun> {
+  const queue = new LocalDueQueue({ workers: options.workers ?? localWorkers(), maxReceives: options.maxReceives ?? 1, batchSize: options.batchSize ?? LOCAL_BATCH });
+  const { due } = await enqueueDueWork(now, queue, only);
+  const drained = await queue.drainBatches(runDueBatch, (item, error) =>
+    console.error(JSON.stringify({ level: 'error', scheduled: item.kind, id: item.id, workspace: item.workspace, error: String(error) })),
+  );
+  return { due, done: drained.done, failed: drained.failed };
 }

@@ -140,7 +140,7 @@ export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string, usage: U
 }
 
 /** The subscription moved past a billing date, on the condition that nobody did first (the billed-through cursor). */
-const advanceItem = (next: SubscriptionItem, read: SubscriptionItem): TransactItem => ({
+export const advanceItem = (next: SubscriptionItem, read: SubscriptionItem): TransactItem => ({
   Put: {
     TableName: tableName(),
     Item: next,
@@ -213,7 +213,7 @@ export async function billSubscription(ctx: Ctx, id: string): Promise<number> {
  * The writes a trial needs before its end: `pending → trialing` at `starts_at`, and `trial_ending_notified` once
  * within TRIAL_NOTICE_MS of its end (`subscription.trial_ending`). Undefined when neither is due.
  */
-function trialNotice(ctx: Ctx, s: SubscriptionItem, now: string): SubscriptionItem | undefined {
+export function trialNotice(ctx: Ctx, s: SubscriptionItem, now: string): SubscriptionItem | undefined {
   if (!s.trial_ends_at || s.billing_index > 0) return undefined;
   const starts = s.status === 'pending' && s.starts_at <= now;
   const notice = !s.trial_ending_notified && Date.parse(now) >= Date.parse(s.trial_ends_at) - TRIAL_NOTICE_MS && s.trial_ends_at > now;

@@ -1,0 +1,126 @@
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { deduplicationId, groupId, type DueItem } from './due-item';
+
+/**
+ * Where due work waits for a worker (DESIGN.md §16). On AWS an SQS FIFO queue consumed by the worker function
+ * (functions/schedules/work.ts); locally an in-process queue drained by N concurrent workers. Either may hand the
+ * same item over twice: every kind of work is conditioned on its item's state, so a second run changes nothing.
+ */
+export interface DueQueue {
+  send(items: readonly DueItem[]): Promise<void>;
+}
+
+/** The environment variable holding the queue's URL (set on the scheduled function by lib/scheduler.ts). */
+export const dueQueueUrlEnv = 'DUE_QUEUE_URL';
+
+/** SQS takes at most 10 messages per SendMessageBatch; this many batches are in flight at once. */
+const SQS_BATCH = 10;
+const SENDS_IN_FLIGHT = 16;
+
+/** Batches to `sqs`, grouped per item (one worker at a time per item) and deduplicated per item and due date. */
+export function sqsDueQueue(queueUrl: string, sqs = new SQSClient({})): DueQueue {
+  const sendBatch = async (batch: readonly DueItem[], attempt = 1): Promise<void> => {
+    const out = await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: batch.map((item, i) => ({ Id: String(i), MessageBody: JSON.stringify(item), MessageGroupId: groupId(item), MessageDeduplicationId: deduplicationId(item) })),
+      }),
+    );
+    const failed = (out.Failed ?? []).map((f) => batch[Number(f.Id)]!);
+    if (failed.length === 0) return;
+    // A throttled entry is retried once here; if it fails again the run fails, and the next minute's run sends it again.
+    if (attempt >= 2) throw new Error(`SQS refused ${failed.length} due items: ${(out.Failed ?? []).map((f) => f.Code).join(', ')}`);
+    await sendBatch(failed, attempt + 1);
+  };
+  return {
+    async send(items) {
+      const batches = Array.from({ length: Math.ceil(items.length / SQS_BATCH) }, (_, b) => items.slice(b * SQS_BATCH, (b + 1) * SQS_BATCH));
+      let next = 0;
+      await Promise.all(Array.from({ length: Math.min(SENDS_IN_FLIGHT, batches.length) }, async () => {
+        for (let b = next++; b < batches.length; b = next++) await sendBatch(batches[b]!);
+      }));
+    },
+  };
+}
+
+export interface LocalQueueOptions {
+  /** Workers taking items at once. */
+  workers: number;
+  /** Receives of one item before it is dead-lettered (SQS's maxReceiveCount). */
+  maxReceives: number;
+  /** Items a worker takes at once (`drainBatches`; SQS hands the worker function up to 10). */
+  batchSize?: number;
+}
+
+export interface Drained {
+  /** Items received (each counted once, however often it was received). */
+  received: number;
+  done: number;
+  /** Items that failed every receive and were dead-lettered. */
+  failed: number;
+}
+
+/**
+ * The local stand-in for the queue and its worker function: `drain` runs `workers` loops that each take the next
+ * item and run it; an item whose run throws goes back to the queue (as an SQS message does when its visibility
+ * timeout ends) until it has been received `maxReceives` times, then to `deadLetters`.
+ */
+export class LocalDueQueue implements DueQueue {
+  private waiting: { item: DueItem; receives: number }[] = [];
+  readonly deadLetters: DueItem[] = [];
+
+  constructor(private readonly options: LocalQueueOptions) {
+    if (options.workers < 1 || options.maxReceives < 1) throw new Error('LocalDueQueue: workers and maxReceives are at least 1');
+  }
+
+  async send(items: readonly DueItem[]): Promise<void> {
+    this.waiting.push(...items.map((item) => ({ item, receives: 0 })));
+  }
+
+  get pending(): number {
+    return this.waiting.length;
+  }
+
+  /** Each worker takes one item at a time and runs `work` on it; an item whose run throws is received again. */
+  async drain(work: (item: DueItem) => Promise<unknown>, onError?: (item: DueItem, error: unknown) => void): Promise<Drained> {
+    return this.drainBatches(async ([item]) => {
+      try {
+        await work(item!);
+        return [];
+      } catch (error) {
+        return [{ item: item!, error }];
+      }
+    }, onError, 1);
+  }
+
+  /**
+   * Each worker takes up to `batchSize` items at a time and runs `work` on them, which returns the ones that failed
+   * (as the worker function's partial batch failures): those are received again, the others are done.
+   */
+  async drainBatches(
+    work: (items: DueItem[]) => Promise<{ item: DueItem; error: unknown }[]>, onError?: (item: DueItem, error: unknown) => void, batchSize = this.options.batchSize ?? 1,
+  ): Promise<Drained> {
+    const result: Drained = { received: 0, done: 0, failed: 0 };
+    const worker = async () => {
+      for (let batch = this.waiting.splice(0, batchSize); batch.length > 0; batch = this.waiting.splice(0, batchSize)) {
+        for (const next of batch) {
+          if (next.receives === 0) result.received += 1;
+          next.receives += 1;
+        }
+        const failures = await work(batch.map((b) => b.item));
+        const failed = new Set(failures.map((f) => f.item));
+        for (const { item, error } of failures) onError?.(item, error);
+        for (const next of batch) {
+          if (!failed.has(next.item)) result.done += 1;
+          else if (next.receives < this.options.maxReceives) this.waiting.push(next);
+          else {
+            this.deadLetters.push(next.item);
+            result.failed += 1;
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: this.options.workers }, worker));
+    return result;
+  }
+}

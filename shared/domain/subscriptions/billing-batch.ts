@@ -1,0 +1,132 @@
+import type { Ctx } from '../../context';
+import { batchGet, counterUpdate } from '../../db/pagination';
+import { getItem } from '../../db/items';
+import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
+import { ServiceUnavailable } from '../../errors';
+import { customerItemKey, type CustomerItem } from '../customers/customer';
+import { renewalInvoiceWrites } from '../invoices/create';
+import { INVOICE } from '../invoices/invoice';
+import { takeNumbers } from '../invoices/numbering';
+import { entityItemKey, type EntityItem } from '../invoicing-entities/invoicing-entity';
+import { advanceItem, billingStep, trialNotice, type BillingStep } from './billing';
+import { usageReads } from './metered';
+import { dueAt, subscriptionKey, type SubscriptionItem } from './subscription';
+import { summaryAlso } from './write';
+
+/**
+ * Renewals of one entity written by one transaction: 4 items each (the invoice, the customer's invoice counter, the
+ * customer, the subscription), plus the workspace's invoice counter and the entity's numbering counter once, within
+ * DynamoDB's 100 items.
+ */
+export const RENEWALS_PER_TRANSACTION = 24;
+
+interface Plan {
+  s: SubscriptionItem;
+  step: BillingStep;
+  customer?: CustomerItem;
+}
+
+/**
+ * One billing date, nothing else due: a subscription past its billing date, with no trial notice to write, no metered
+ * usage to read, an invoice to issue, and its next date still ahead. Anything else is billed alone (billSubscription).
+ */
+function simpleRenewal(ctx: Ctx, s: SubscriptionItem, now: string): Plan | undefined {
+  if (s.status === 'cancelled' || s.next_billing_at === null || s.next_billing_at > now || dueAt(s) > now) return undefined;
+  if (trialNotice(ctx, s, now) || usageReads(s).length > 0) return undefined;
+  const step = billingStep(ctx, s, now);
+  if (step.lines.reduce((sum, l) => sum + l.gross, 0) <= 0) return undefined;
+  if (step.next.next_billing_at !== null && step.next.next_billing_at <= now) return undefined;
+  return { s, step };
+}
+
+/** Attempts of one batch while only the numbering counter moved under it (another batch or invoice took numbers). */
+const NUMBERING_ATTEMPTS = 10;
+
+/**
+ * One batch's transaction on `entity` as read; when only the entity's counter moved (its condition failed, or a
+ * conflict), the entity is read again and the batch written again after a jittered backoff, as retryOnRace does.
+ * Returns the entity as the batch left it, or undefined when the batch wrote nothing and must be billed alone.
+ */
+async function writeBatch(ctx: Ctx, read: EntityItem, batch: Plan[]): Promise<EntityItem | undefined> {
+  let entity: EntityItem | undefined = read;
+  for (let attempt = 0; entity; attempt++) {
+    const base: number = entity.next_invoice_number;
+    let items: TransactItem[] = [];
+    try {
+      const writes = batch.map((p, i) =>
+        renewalInvoiceWrites(
+          ctx,
+          { customer_id: p.s.customer_id, invoicing_entity_id: entity!.id, currency: p.s.currency, status: 'to_pay', period_starts_at: p.step.period.starts_at, period_ends_at: p.step.period.ends_at },
+          { lines: p.step.lines, coupons: p.step.coupons, subscriptionId: p.s.id, collectionMethod: p.s.collection_method, continuing: true, also: [advanceItem(p.step.next, p.s)], customer: summaryAlso(p.step.next) },
+          { customer: p.customer, entity: { ...entity!, next_invoice_number: base + i } },
+        ),
+      );
+      items = [...writes.flatMap((w) => w.items), counterUpdate(ctx, INVOICE, batch.length), takeNumbers(ctx, entity, 'invoice', batch.length)];
+      await transactWrite(items);
+      return { ...entity, next_invoice_number: base + batch.length, _version: entity._version + 1 };
+    } catch (error) {
+      const numberTaken = (error instanceof ConditionFailed && error.index === items.length - 1) || error instanceof ServiceUnavailable;
+      if (!numberTaken || attempt + 1 >= NUMBERING_ATTEMPTS) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
+      entity = await getItem<EntityItem>(entityItemKey(ctx, entity.id), true);
+    }
+  }
+  return undefined;
+}
+
+const chunks = <T>(list: T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
+/**
+ * Bills due subscriptions of one workspace together where it is safe: the simple renewals of each invoicing entity,
+ * up to RENEWALS_PER_TRANSACTION in ONE transaction that moves the entity's numbering counter from n to n + k and gives
+ * the invoices n … n + k − 1 in the order written (each with the subscription's conditional move, as billSubscription
+ * writes it). All-or-nothing: a batch whose transaction fails took no number and wrote nothing, and its subscriptions
+ * are returned in `alone`, with every one that is not a simple renewal, for billSubscription to bill one by one.
+ * Reads: one BatchGetItem of the subscriptions, one of their customers and entities.
+ */
+export async function billSubscriptionsTogether(ctx: Ctx, ids: readonly string[]): Promise<{ invoiced: string[]; alone: string[] }> {
+  const unique = [...new Set(ids)];
+  const now = ctx.clock.now().toISOString();
+  const subscriptions = (await batchGet(unique.map((id) => subscriptionKey(ctx, id)), true)) as unknown as SubscriptionItem[];
+  const found = new Set(subscriptions.map((s) => s.id));
+  const alone = unique.filter((id) => !found.has(id));
+  const plans: Plan[] = [];
+  const customers = new Set<string>();
+  for (const s of subscriptions) {
+    const plan = simpleRenewal(ctx, s, now);
+    // A transaction writes an item once: a second subscription of the same customer waits for the next batch.
+    if (!plan || customers.has(s.customer_id)) alone.push(s.id);
+    else {
+      customers.add(s.customer_id);
+      plans.push(plan);
+    }
+  }
+  const invoiced: string[] = [];
+  if (plans.length < 2) return { invoiced, alone: [...alone, ...plans.map((p) => p.s.id)] };
+  const entityIds = [...new Set(plans.map((p) => p.s.invoicing_entity_id))];
+  const read = await batchGet([...plans.map((p) => customerItemKey(ctx, p.s.customer_id)), ...entityIds.map((id) => entityItemKey(ctx, id))], true);
+  const byKey = new Map(read.map((item) => [`${item.pk}|${item.sk}`, item]));
+  const at = <T>(key: { pk: string; sk: string }) => byKey.get(`${key.pk}|${key.sk}`) as T | undefined;
+  for (const plan of plans) plan.customer = at<CustomerItem>(customerItemKey(ctx, plan.s.customer_id));
+  for (const entityId of entityIds) {
+    let entity = at<EntityItem>(entityItemKey(ctx, entityId));
+    const batches = chunks(plans.filter((p) => p.s.invoicing_entity_id === entityId), RENEWALS_PER_TRANSACTION);
+    for (const [b, batch] of batches.entries()) {
+      if (!entity || batch.length < 2) {
+        alone.push(...batch.map((p) => p.s.id));
+        continue;
+      }
+      const written = await writeBatch(ctx, entity, batch);
+      if (written) {
+        entity = written;
+        invoiced.push(...batch.map((p) => p.s.id));
+      } else {
+        // Nothing was written (a subscription or customer changed, or the counter stayed contended): these and the
+        // entity's later batches are billed alone, each reading afresh.
+        alone.push(...batches.slice(b).flat().map((p) => p.s.id));
+        break;
+      }
+    }
+  }
+  return { invoiced, alone };
+}

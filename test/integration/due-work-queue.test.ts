@@ -1,0 +1,228 @@
+import type { SQSEvent } from 'aws-lambda';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { handler as work } from '../../functions/schedules/work';
+import { setAfterSendHook } from '../../shared/db/client';
+import { deduplicationId, findDueItems, type DueItem } from '../../shared/domain/schedules/due-item';
+import { LocalDueQueue, sqsDueQueue } from '../../shared/domain/schedules/due-queue';
+import { SWEEP_EVERY_MINUTES, TICK_LOOKBACK_MS, tickWindow } from '../../shared/domain/schedules/enqueue-due';
+import { runDueBatch, runDueItem, runDueWork } from '../../shared/domain/schedules/run-due';
+import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
+import { movableClock } from '../support/clock';
+import { pricedProduct, subscribe, subscriber, type PricedProduct } from '../support/subscriptions';
+
+/** Due work through the queue: the SQS worker function and the local in-process workers, crashes and duplicates. */
+let api: TestApi;
+let client: Client;
+const clock = movableClock();
+let fee: PricedProduct;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  client = await api.client();
+  await withEntity(client);
+  fee = await pricedProduct(client, 'flat_fee', { amount: 1_000, name: 'Platform' });
+});
+afterAll(async () => {
+  setAfterSendHook(undefined);
+  await api.close();
+  clock.restore();
+});
+
+const mine = () => ({ workspaces: new Set([client.workspace]) });
+const invoicesOf = async (customerId: string): Promise<{ number: string }[]> => (await client.get(`/v1/invoices?customer_id=${customerId}&take=100`)).body.data;
+
+/** A new subscription due now, and its item as the scheduling index names it. */
+async function dueSubscription(): Promise<{ customerId: string; subscriptionId: string; item: DueItem }> {
+  const customer = await subscriber(client);
+  const sub = await subscribe(client, { customer_id: customer.id, starts_at: clock.now().toISOString(), products: [{ ...fee, quantity: 1 }] });
+  const items: DueItem[] = [];
+  for await (const page of findDueItems(clock.now(), mine())) items.push(...page);
+  const item = items.find((i) => i.id === sub.id);
+  if (!item) throw new Error(`subscription ${sub.id} is not in the scheduling index`);
+  return { customerId: customer.id, subscriptionId: sub.id, item };
+}
+
+/** An SQS event of these messages (a string is sent as it is: a malformed body). */
+const sqsEvent = (...items: (DueItem | string)[]): SQSEvent => ({
+  Records: items.map((item, i) => ({ messageId: `m${i}`, body: typeof item === 'string' ? item : JSON.stringify(item) }) as SQSEvent['Records'][number]),
+});
+
+/** Throws once, right after the first TransactWriteItems that committed: the worker dies with the invoice written. */
+const crashAfterFirstCommit = () => {
+  let crashed = false;
+  setAfterSendHook((name) => {
+    if (name === 'TransactWriteItemsCommand' && !crashed) {
+      crashed = true;
+      throw new Error('worker crashed after the commit');
+    }
+  });
+};
+
+describe('the SQS worker function', () => {
+  it('a crash after the invoice\'s transaction fails that message (partial batch failure); its redelivery issues no second invoice', async () => {
+    const { customerId, subscriptionId, item } = await dueSubscription();
+    crashAfterFirstCommit();
+    try {
+      expect(await work(sqsEvent(item))).toEqual({ batchItemFailures: [{ itemIdentifier: 'm0' }] });
+    } finally {
+      setAfterSendHook(undefined);
+    }
+    expect(await invoicesOf(customerId)).toHaveLength(1); // committed before the crash
+    // SQS delivers the message again after its visibility timeout.
+    expect(await work(sqsEvent(item))).toEqual({ batchItemFailures: [] });
+    expect(await invoicesOf(customerId)).toHaveLength(1);
+    expect((await client.get(`/v2/subscriptions/${subscriptionId}`)).body.next_billing_at > clock.now().toISOString()).toBe(true);
+  });
+
+  it('a failed item fails the ones after it in the batch, undone (a FIFO group keeps its order); the ones before stay done', async () => {
+    const first = await dueSubscription();
+    const second = await dueSubscription();
+    const result = await work(sqsEvent(first.item, '{not json', second.item));
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['m1', 'm2']);
+    expect(await invoicesOf(first.customerId)).toHaveLength(1);
+    expect(await invoicesOf(second.customerId)).toHaveLength(0);
+    expect(await work(sqsEvent(second.item))).toEqual({ batchItemFailures: [] });
+    expect(await invoicesOf(second.customerId)).toHaveLength(1);
+  });
+});
+
+describe('the local queue and its in-process workers', () => {
+  it('the same item queued six times, taken by four workers at once, issues one invoice', async () => {
+    const { customerId, item } = await dueSubscription();
+    const queue = new LocalDueQueue({ workers: 4, maxReceives: 1 });
+    await queue.send(Array(6).fill(item));
+    expect(await queue.drain(runDueItem)).toEqual({ received: 6, done: 6, failed: 0 });
+    expect(await invoicesOf(customerId)).toHaveLength(1);
+  });
+
+  it('a crash after the commit is received again and issues no second invoice', async () => {
+    const { customerId, item } = await dueSubscription();
+    const queue = new LocalDueQueue({ workers: 2, maxReceives: 3 });
+    await queue.send([item]);
+    crashAfterFirstCommit();
+    const errors: unknown[] = [];
+    try {
+      expect(await queue.drain(runDueItem, (_item, error) => errors.push(error))).toEqual({ received: 1, done: 1, failed: 0 });
+    } finally {
+      setAfterSendHook(undefined);
+    }
+    expect(errors).toHaveLength(1);
+    expect(await invoicesOf(customerId)).toHaveLength(1);
+  });
+
+  it('an item failing every receive is dead-lettered after maxReceives, and the others are done', async () => {
+    const queue = new LocalDueQueue({ workers: 3, maxReceives: 4 });
+    const poison: DueItem = { workspace: client.workspace, kind: 'x', id: 'poison', pk: 'p', sk: 's', due: 'd' };
+    const fine = Array.from({ length: 5 }, (_, i) => ({ ...poison, id: `fine${i}` }));
+    await queue.send([poison, ...fine]);
+    const receives = new Map<string, number>();
+    const drained = await queue.drain(async (item) => {
+      receives.set(item.id, (receives.get(item.id) ?? 0) + 1);
+      if (item.id === 'poison') throw new Error('poison');
+    });
+    expect(drained).toEqual({ received: 6, done: 5, failed: 1 });
+    expect(receives.get('poison')).toBe(4);
+    expect(queue.deadLetters).toEqual([poison]);
+  });
+
+  it('runDueWork = enqueue + drain: everything due is done once by its workers, and a second run finds nothing', async () => {
+    const subs = await Promise.all(Array.from({ length: 6 }, () => dueSubscription()));
+    const run = await runDueWork(clock.now(), mine(), { workers: 3 });
+    expect(run).toMatchObject({ failed: 0 });
+    expect(run.due).toBeGreaterThanOrEqual(6);
+    for (const s of subs) expect(await invoicesOf(s.customerId)).toHaveLength(1);
+    expect(await runDueWork(clock.now(), mine(), { workers: 3 })).toEqual({ due: 0, done: 0, failed: 0 });
+  });
+});
+
+/** Every invoice number of the workspace (one entity), as integers, sorted. */
+const allNumbers = async (): Promise<number[]> => {
+  const numbers: number[] = [];
+  for (let skip = 0; ; skip += 100) {
+    const page = (await client.get(`/v1/invoices?take=100&skip=${skip}`)).body.data as { number: string | null }[];
+    numbers.push(...page.map((i) => Number(/(\d+)$/.exec(i.number ?? '')?.[1])));
+    if (page.length < 100) return numbers.sort((a, b) => a - b);
+  }
+};
+const gapless = (numbers: number[]) => numbers.every((n, i) => n === i + 1);
+
+describe('renewals numbered together', () => {
+  it('a batch of renewals of one entity is one transaction: one invoice each, numbers consecutive, no gap', async () => {
+    const subs = await Promise.all(Array.from({ length: 8 }, () => dueSubscription()));
+    let transactions = 0;
+    setAfterSendHook((name) => {
+      if (name === 'TransactWriteItemsCommand') transactions += 1;
+    });
+    try {
+      expect(await runDueBatch(subs.map((s) => s.item))).toEqual([]);
+    } finally {
+      setAfterSendHook(undefined);
+    }
+    expect(transactions).toBe(1);
+    for (const s of subs) expect(await invoicesOf(s.customerId)).toHaveLength(1);
+    const numbers = subs.map(async (s) => Number(/(\d+)$/.exec((await invoicesOf(s.customerId))[0]!.number)![1]));
+    const taken = (await Promise.all(numbers)).sort((a, b) => a - b);
+    expect(taken.every((n, i) => i === 0 || n === taken[i - 1]! + 1)).toBe(true);
+    expect(gapless(await allNumbers())).toBe(true);
+  });
+
+  it('a crash after the batch\'s transaction: the redelivered batch issues nothing more, numbers stay gapless', async () => {
+    const subs = await Promise.all(Array.from({ length: 5 }, () => dueSubscription()));
+    crashAfterFirstCommit();
+    try {
+      // The crash is caught as a failed batch: each is then billed alone, finds its subscription moved on, and issues nothing.
+      await runDueBatch(subs.map((s) => s.item));
+    } finally {
+      setAfterSendHook(undefined);
+    }
+    expect(await runDueBatch(subs.map((s) => s.item))).toEqual([]);
+    for (const s of subs) expect(await invoicesOf(s.customerId)).toHaveLength(1);
+    expect(gapless(await allNumbers())).toBe(true);
+  });
+
+  it('overlapping batches and duplicates of the same renewals, four workers at once: one invoice each, no gap, no repeated number', async () => {
+    const subs = await Promise.all(Array.from({ length: 10 }, () => dueSubscription()));
+    const queue = new LocalDueQueue({ workers: 4, maxReceives: 5, batchSize: 6 });
+    await queue.send([...subs.map((s) => s.item), ...subs.map((s) => s.item), ...subs.slice(0, 5).map((s) => s.item)]);
+    expect(await queue.drainBatches(runDueBatch)).toMatchObject({ failed: 0 });
+    for (const s of subs) expect(await invoicesOf(s.customerId)).toHaveLength(1);
+    expect(gapless(await allNumbers())).toBe(true);
+  });
+});
+
+describe('what a tick queues', () => {
+  it('between sweeps, the items that became due in the last four minutes; on a sweep minute, everything due', async () => {
+    const { item } = await dueSubscription();
+    const dueAt = Date.parse(item.due.split('#')[0]!);
+    const found = async (since?: Date) => {
+      const ids: string[] = [];
+      for await (const page of findDueItems(clock.now(), { ...mine(), since })) ids.push(...page.map((i) => i.id));
+      return ids;
+    };
+    expect(await found(new Date(dueAt - 60_000))).toContain(item.id);
+    expect(await found(new Date(dueAt + 1))).not.toContain(item.id);
+    expect(await found()).toContain(item.id);
+    const sweep = new Date(Math.ceil(clock.now().getTime() / (SWEEP_EVERY_MINUTES * 60_000)) * SWEEP_EVERY_MINUTES * 60_000);
+    expect(tickWindow(sweep)).toEqual({});
+    expect(tickWindow(new Date(sweep.getTime() + 60_000))).toEqual({ since: new Date(sweep.getTime() + 60_000 - TICK_LOOKBACK_MS) });
+    await runDueWork(clock.now(), mine());
+  });
+});
+
+describe('the SQS sender', () => {
+  it('sends batches of 10, grouped per item and deduplicated per item and due date', async () => {
+    const sent: { Entries: { Id: string; MessageBody: string; MessageGroupId: string; MessageDeduplicationId: string }[] }[] = [];
+    const fake = { send: async (command: { input: (typeof sent)[number] }) => (sent.push(command.input), { Failed: [] }) } as unknown as SQSClient;
+    const item = (i: number): DueItem => ({ workspace: 'ws_a', kind: 'subscription_billing', id: `sub_${i}`, pk: `WS#ws_a#SUB#sub_${i}`, sk: 'SUB', due: `2026-12-01T00:00:00.000Z#subscription_billing#sub_${i}` });
+    const items = Array.from({ length: 23 }, (_, i) => item(i));
+    const queue = sqsDueQueue('https://sqs.example/queue.fifo', fake);
+    await queue.send(items);
+    expect(sent.map((b) => b.Entries.length).sort()).toEqual([10, 10, 3]);
+    const entries = sent.flatMap((b) => b.Entries);
+    expect(entries.map((e) => JSON.parse(e.MessageBody).id).sort()).toEqual(items.map((i) => i.id).sort());
+    expect(new Set(entries.map((e) => e.MessageGroupId)).size).toBe(23);
+    expect(entries.find((e) => JSON.parse(e.MessageBody).id === 'sub_0')!.MessageDeduplicationId).toBe(deduplicationId(item(0)));
+    // The same item due at another date is another piece of work.
+    expect(deduplicationId({ ...item(0), due: 'later' })).not.toBe(deduplicationId(item(0)));
+  });
+});
