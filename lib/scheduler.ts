@@ -89,7 +89,7 @@ export class Scheduler extends Construct {
     this.worker = new BillingFunction(this, 'Worker', {
       entry: dueWorker.entry,
       projectRoot,
-      description: 'Due work (SQS): renewals, credit expiry, wallet auto-load, grace periods',
+      description: 'Due work (SQS): renewals, collections and retries, credit expiry, wallet auto-load, grace periods',
       timeout: dueWorker.timeout,
       tag: [workerTagKey, dueWorker.id],
       operations,

@@ -38,20 +38,7 @@ export interface TakenNumber {
  */
 export function takeNumber(ctx: Ctx, entity: EntityItem, type: InvoiceType, issuedAt: Date): TakenNumber {
   const sequence = SEQUENCES[type];
-  const current = entity[sequence.counter];
-  return {
-    number: formatNumber(entity[sequence.pattern], current, issuedAt, entity.timezone),
-    item: {
-      Update: {
-        TableName: tableName(),
-        Key: entityItemKey(ctx, entity.id),
-        UpdateExpression: 'SET #counter = :next, #v = #v + :one',
-        ConditionExpression: '#counter = :current',
-        ExpressionAttributeNames: { '#counter': sequence.counter, '#v': '_version' },
-        ExpressionAttributeValues: { ':current': current, ':next': current + 1, ':one': 1 },
-      },
-    },
-  };
+  return { number: formatNumber(entity[sequence.pattern], entity[sequence.counter], issuedAt, entity.timezone), item: takeNumbers(ctx, entity, type, 1) };
 }
 
 /**
