@@ -10,6 +10,12 @@ export interface Key {
 
 const ws = (ctx: Ctx): string => `WS#${ctx.workspaceId}`;
 
+/** The workspace of a stored item, from its key (`WS#<workspace>#…`); undefined for a key outside any workspace. */
+export function workspaceOf(pk: unknown): string | undefined {
+  const match = typeof pk === 'string' ? /^WS#([^#]+)#/.exec(pk) : null;
+  return match?.[1];
+}
+
 /** The root item of an entity: one partition per entity, so its later children (ledger entries…) sit beside it. */
 export const entityKey = (ctx: Ctx, type: EntityType, id: string): Key => ({ pk: `${ws(ctx)}#${type}#${id}`, sk: type });
 

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { workspaceOf } from '../db/keys';
 import { linkKey } from './link-key';
 
 /**
@@ -69,9 +70,9 @@ export const linkUrl = (claims: LinkClaims): string => `${pagesBaseUrl()}/${KIND
 
 /** The workspace of a stored item, from its key (`WS#<workspace>#…`): what a link of that item names. */
 export function workspaceOfKey(pk: string): string {
-  const match = /^WS#([^#]+)#/.exec(pk);
-  if (!match) throw new Error(`Not a workspace key: ${pk}`);
-  return match[1]!;
+  const workspace = workspaceOf(pk);
+  if (!workspace) throw new Error(`Not a workspace key: ${pk}`);
+  return workspace;
 }
 
 const DAY_SECONDS = 86_400;

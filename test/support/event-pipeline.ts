@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { workspaceOf } from '../../shared/domain/events/map-change';
+import { workspaceOf } from '../../shared/db/keys';
 import { startEventRuntime, type EventRuntime } from '../../lib/local/event-runtime';
 
 export type EventPipeline = EventRuntime;

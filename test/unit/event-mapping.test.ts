@@ -1,6 +1,7 @@
 import { makeCtx } from '../../shared/context';
 import { newCustomerItem, toCustomer, type CustomerItem } from '../../shared/domain/customers/customer';
-import { mapChange, workspaceOf } from '../../shared/domain/events/map-change';
+import { workspaceOf } from '../../shared/db/keys';
+import { mapChange } from '../../shared/domain/events/map-change';
 import { newEntityItem, toInvoicingEntity } from '../../shared/domain/invoicing-entities/invoicing-entity';
 
 const ctx = makeCtx('ws_map', 'req');

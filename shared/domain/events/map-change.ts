@@ -47,11 +47,6 @@ export function mapChange(before: Image | undefined, after: Image | undefined): 
 /** Item types whose changes can produce events (the CDK stream filter is built from this). */
 export const EVENT_SOURCE_TYPES = Object.keys(MAPPERS);
 
-/** The workspace of an item, from its key (`WS#<workspace>#…`). */
-export function workspaceOf(pk: unknown): string | undefined {
-  const match = typeof pk === 'string' ? /^WS#([^#]+)#/.exec(pk) : null;
-  return match?.[1];
-}
 
 /**
  * When a change happened (ms), from the item itself: its `updated_at`, or for a new item written once (a wallet

@@ -5,7 +5,7 @@ import { clock } from '../../clock';
 import { db, tableName } from '../../db/client';
 import { writeUnlessDone } from '../../db/transactions';
 import { ServiceUnavailable } from '../../errors';
-import { workspaceOf } from './map-change';
+import { workspaceOf } from '../../db/keys';
 import { processRecord } from './stream-record';
 import { applyUsageRecords } from '../metering/usage-stream';
 

@@ -5,7 +5,8 @@ import { makeCtx } from '../../context';
 import { countEvent } from '../../observability/business-metrics';
 import { publishMetrics } from '../../observability/metrics';
 import { scheduleDeliveries } from '../webhooks/schedule-deliveries';
-import { changeTime, mapChange, workspaceOf } from './map-change';
+import { workspaceOf } from '../../db/keys';
+import { changeTime, mapChange } from './map-change';
 import { recordEvents } from './record-events';
 
 type Image = Record<string, unknown>;

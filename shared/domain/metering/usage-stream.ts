@@ -1,7 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { pushTo } from '../../concurrency';
 import { makeCtx } from '../../context';
-import { workspaceOf } from '../events/map-change';
+import { workspaceOf } from '../../db/keys';
 import { image } from '../events/stream-record';
 import { applyUsageChanges, type UsageChange } from './apply-usage';
 import { listAggregatorItems } from './aggregator-read';

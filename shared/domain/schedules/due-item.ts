@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client';
+import { workspaceOf } from '../../db/keys';
 
 /**
  * One piece of time-driven work, as the sparse scheduling index (gsi4) names it: the item's keys and its
@@ -16,14 +17,12 @@ export interface DueItem {
   due: string;
 }
 
-const workspaceOfKey = (pk: string): string | undefined => /^WS#([^#]+)#/.exec(pk)?.[1];
-
 /** The due item an index entry names, or undefined for an entry that names no work. */
 export function dueItemOf(entry: Record<string, unknown>): DueItem | undefined {
   const pk = String(entry.pk ?? '');
   const due = String(entry.gsi4sk ?? '');
   const [, kind, id] = due.split('#');
-  const workspace = workspaceOfKey(pk);
+  const workspace = workspaceOf(pk);
   if (!kind || !id || !workspace) return undefined;
   return { workspace, kind, id, pk, sk: String(entry.sk ?? ''), due };
 }

@@ -1,4 +1,5 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { chunksOf, eachLimited } from '../../concurrency';
 import { deduplicationId, groupId, type DueItem } from './due-item';
 
 /**
@@ -34,11 +35,7 @@ export function sqsDueQueue(queueUrl: string, sqs = new SQSClient({})): DueQueue
   };
   return {
     async send(items) {
-      const batches = Array.from({ length: Math.ceil(items.length / SQS_BATCH) }, (_, b) => items.slice(b * SQS_BATCH, (b + 1) * SQS_BATCH));
-      let next = 0;
-      await Promise.all(Array.from({ length: Math.min(SENDS_IN_FLIGHT, batches.length) }, async () => {
-        for (let b = next++; b < batches.length; b = next++) await sendBatch(batches[b]!);
-      }));
+      await eachLimited(chunksOf(items, SQS_BATCH), SENDS_IN_FLIGHT, (batch) => sendBatch(batch));
     },
   };
 }

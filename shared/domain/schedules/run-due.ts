@@ -1,3 +1,4 @@
+import { pushTo } from '../../concurrency';
 import { makeCtx, type Ctx } from '../../context';
 import type { Key } from '../../db/keys';
 import { collectInvoice } from '../collection/collect';
@@ -44,7 +45,7 @@ export async function runDueItem(item: DueItem): Promise<void> {
 export async function runDueBatch(items: readonly DueItem[]): Promise<{ item: DueItem; error: unknown }[]> {
   const alone: DueItem[] = items.filter((i) => i.kind !== SUBSCRIPTION_BILLING);
   const renewals = new Map<string, DueItem[]>();
-  for (const item of items) if (item.kind === SUBSCRIPTION_BILLING) renewals.set(item.workspace, [...(renewals.get(item.workspace) ?? []), item]);
+  for (const item of items) if (item.kind === SUBSCRIPTION_BILLING) pushTo(renewals, item.workspace, item);
   for (const [workspace, list] of renewals) {
     if (list.length < 2) {
       alone.push(...list);

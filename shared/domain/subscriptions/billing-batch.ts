@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context';
+import { chunksOf } from '../../concurrency';
 import { batchGet, counterUpdate } from '../../db/pagination';
 import { getItem } from '../../db/items';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
@@ -74,8 +75,6 @@ async function writeBatch(ctx: Ctx, read: EntityItem, batch: Plan[]): Promise<En
   return undefined;
 }
 
-const chunks = <T>(list: T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
-
 /**
  * Bills due subscriptions of one workspace together where it is safe: the simple renewals of each invoicing entity,
  * up to RENEWALS_PER_TRANSACTION in ONE transaction that moves the entity's numbering counter from n to n + k and gives
@@ -110,7 +109,7 @@ export async function billSubscriptionsTogether(ctx: Ctx, ids: readonly string[]
   for (const plan of plans) plan.customer = at<CustomerItem>(customerItemKey(ctx, plan.s.customer_id));
   for (const entityId of entityIds) {
     let entity = at<EntityItem>(entityItemKey(ctx, entityId));
-    const batches = chunks(plans.filter((p) => p.s.invoicing_entity_id === entityId), RENEWALS_PER_TRANSACTION);
+    const batches = chunksOf(plans.filter((p) => p.s.invoicing_entity_id === entityId), RENEWALS_PER_TRANSACTION);
     for (const [b, batch] of batches.entries()) {
       if (!entity || batch.length < 2) {
         alone.push(...batch.map((p) => p.s.id));
