@@ -9,14 +9,13 @@ import { chargeInvoice } from '../invoices/charge';
 import type { InvoiceItem } from '../invoices/invoice';
 import { recordPayment } from '../invoices/payments';
 import { findInvoiceItem } from '../invoices/read';
+import { canMove } from '../invoices/transitions';
 import { findEntityItem } from '../invoicing-entities/read';
 import { cancelSubscription } from '../subscriptions/cancel';
 import { findCustomerWallet } from '../wallets/wallets';
 import { afterCollected, afterFailure, afterNotPayable, isDunned, withoutCollectionDue, type Dunned } from './dunning';
 import { collectionSettingsOf } from './settings';
 
-/** The statuses an automatic invoice is collected in (the `charge` move's). */
-const COLLECTIBLE: ReadonlySet<string> = new Set(['to_pay', 'partially_paid', 'error']);
 
 /** The invoice moved past the attempt this run read (another run made it, or a payment ended the collection). */
 class AttemptSuperseded extends Error {}
@@ -36,7 +35,7 @@ export async function collectInvoice(ctx: Ctx, id: string): Promise<CollectionOu
   if (!isDunned(invoice)) return 'nothing';
   const d = invoice.dunning;
   if (d.final_action_status === 'pending') return runFinalAction(ctx, invoice);
-  if (d.status !== 'active' || !COLLECTIBLE.has(invoice.status) || invoice.amount_due <= 0) return stop(ctx, id);
+  if (d.status !== 'active' || !canMove(invoice, 'charge') || invoice.amount_due <= 0) return stop(ctx, id);
   if (!d.next_attempt_at || Date.parse(d.next_attempt_at) > ctx.clock.now().getTime()) return 'nothing';
   const attempt = d.attempt + 1;
   const check = (current: InvoiceItem) => {
@@ -112,7 +111,7 @@ async function failWithoutCharge(ctx: Ctx, id: string, attempt: number, errorTyp
  * scheduling index. Safe to run twice.
  */
 async function runFinalAction(ctx: Ctx, invoice: Dunned): Promise<CollectionOutcome> {
-  if (invoice.subscription_id && COLLECTIBLE.has(invoice.status)) {
+  if (invoice.subscription_id && canMove(invoice, 'charge')) {
     await cancelSubscription(ctx, invoice.subscription_id, { mode: 'immediately' }).catch((error: unknown) => {
       if (!(error instanceof Conflict || error instanceof NotFound)) throw error;
     });

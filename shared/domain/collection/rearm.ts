@@ -3,6 +3,7 @@ import { outsideEffect } from '../../db/effect-claim';
 import { putIfUnchanged, retryOnRace } from '../../db/items';
 import { queryItems } from '../../db/query';
 import { findInvoiceItem } from '../invoices/read';
+import { canMove } from '../invoices/transitions';
 import { dunningRefKey, isDunned, rearmed } from './dunning';
 
 /**
@@ -24,7 +25,7 @@ async function rearm(ctx: Ctx, customerId: string): Promise<number> {
   for (const ref of items) {
     const done = await retryOnRace(async () => {
       const invoice = await findInvoiceItem(ctx, ref.invoice_id).catch(() => undefined);
-      if (!invoice || !isDunned(invoice) || invoice.amount_due <= 0 || !['to_pay', 'partially_paid', 'error'].includes(invoice.status)) return false;
+      if (!invoice || !isDunned(invoice) || invoice.amount_due <= 0 || !canMove(invoice, 'charge')) return false;
       const d = invoice.dunning;
       if ((d.status !== 'active' && d.status !== 'exhausted') || d.final_action_status === 'pending' || d.attempt === 0) return false;
       await putIfUnchanged({ ...rearmed(ctx, invoice), updated_at: ctx.clock.now().toISOString() }, invoice._version);

@@ -22,9 +22,11 @@ const VERBS: Record<Move, string> = {
   charge: 'be charged', credit: 'be credited',
 };
 
+/** Whether `move` is allowed from the invoice's status (e.g. whether it can be charged). */
+export const canMove = (invoice: Pick<InvoiceItem, 'status'>, move: Move): boolean => (MOVES[move] as readonly InvoiceStatus[]).includes(invoice.status);
+
 /** 409 `invalid_state_transition` unless `move` is allowed from the invoice's status. */
 export function assertMove(invoice: Pick<InvoiceItem, 'id' | 'status' | 'type'>, move: Move): void {
-  const from = MOVES[move] as readonly InvoiceStatus[];
-  if (from.includes(invoice.status)) return;
-  throw new Conflict(`Invoice '${invoice.id}' is ${invoice.status}: it cannot ${VERBS[move]} (only from ${from.join(', ')}).`);
+  if (canMove(invoice, move)) return;
+  throw new Conflict(`Invoice '${invoice.id}' is ${invoice.status}: it cannot ${VERBS[move]} (only from ${MOVES[move].join(', ')}).`);
 }

@@ -2,6 +2,7 @@ import type { Ctx } from '../../context';
 import { RuleViolation } from '../../errors';
 import { toInvoice, type Invoice, type InvoiceItem, type PaymentTransaction } from '../invoices/invoice';
 import { chargeInvoice } from '../invoices/charge';
+import { canMove } from '../invoices/transitions';
 import type { PaymentMethodItem } from '../payment-methods/payment-method';
 import { createPaymentMethod, findPaymentMethod } from '../payment-methods/payment-methods';
 import { audienceOf, type Audience } from './audience';
@@ -10,8 +11,6 @@ import { submitOnce, type Submission } from './page-effect';
 
 export { documentUnavailable, findLinkedInvoice } from './linked-invoice';
 
-/** Statuses the page offers to pay (as `POST …/charge` accepts them). */
-const PAYABLE = new Set(['to_pay', 'partially_paid', 'error']);
 
 export interface InvoicePage {
   invoice: Invoice;
@@ -35,7 +34,7 @@ export async function invoicePage(ctx: Ctx, id: string, generation: number): Pro
     invoice: toInvoice(item),
     audience,
     savedMethod,
-    payable: item.type === 'invoice' && PAYABLE.has(item.status) && item.amount_due > 0,
+    payable: item.type === 'invoice' && canMove(item, 'charge') && item.amount_due > 0,
     chargeInProgress: !!item.charge_attempt,
     lastFailure: failures.at(-1) ?? null,
   };

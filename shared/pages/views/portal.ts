@@ -1,4 +1,5 @@
 import type { Invoice } from '../../domain/invoices/invoice';
+import { canMove } from '../../domain/invoices/transitions';
 import type { PortalPage } from '../../domain/pages/portal';
 import { document, html, type Markup } from '../html';
 import { cardField, csrfField, notice, statusBadge, type ViewContext } from './parts';
@@ -14,7 +15,7 @@ export interface PortalForms {
 /** A document of the list: its own page (its capability link), its PDF, and a pay link while something is due. */
 function documentRow(view: ViewContext, doc: Invoice): Markup {
   const { t, f } = view;
-  const payable = doc.type === 'invoice' && ['to_pay', 'partially_paid', 'error'].includes(doc.status) && doc.amount_due > 0;
+  const payable = doc.type === 'invoice' && canMove(doc, 'charge') && doc.amount_due > 0;
   return html`<li><a href="${doc.public_url}">${doc.number ?? doc.id}</a> <span>${f.date(doc.emitted_at)}</span>
     <span>${f.money(doc.total_amount, doc.currency)}</span> ${statusBadge(view, doc.status, 'invoice_status')}
     <a href="${doc.public_url}/pdf" download aria-label="${t('portal.download')} ${doc.number ?? doc.id}">${t('portal.download')}</a>
