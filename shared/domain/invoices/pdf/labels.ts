@@ -31,8 +31,17 @@ const validZone = (zone: string | null | undefined): string => {
   }
 };
 
+const languagesBeyondWinAnsi = new Map<Language, boolean>();
+
+/** Whether a language's own words need the embedded fonts, decided once per language and process. */
+function languageBeyondWinAnsi(language: Language): boolean {
+  let beyond = languagesBeyondWinAnsi.get(language);
+  if (beyond === undefined) languagesBeyondWinAnsi.set(language, (beyond = beyondWinAnsi(Object.values(catalog(language)).join(''))));
+  return beyond;
+}
+
 export const wordsFor = (language: Language = 'en', timeZone?: string | null): Words => ({
-  language, t: translator(language), f: formatterFor(language, validZone(timeZone)), beyondWinAnsi: beyondWinAnsi(Object.values(catalog(language)).join('')),
+  language, t: translator(language), f: formatterFor(language, validZone(timeZone)), beyondWinAnsi: languageBeyondWinAnsi(language),
 });
 
 /** E-invoices' texts (notes BG-1, exemption reasons BT-120) are English: their codes carry the meaning for machines. */
