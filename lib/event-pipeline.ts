@@ -3,10 +3,11 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Queue, QueueEncryption, type QueueProps } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE_TYPES } from '../shared/domain/events/map-change';
 import { BillingFunction, type FunctionOperations } from './billing-function';
+import { secureQueue } from './queues';
 import { withNarrowStreamGrant, workerTableAccess } from './table-access';
 
 /** Tag put on the pipeline's two Lambdas (value: `streamHandler.id` or `deliveryConsumer.id`). */
@@ -61,10 +62,6 @@ export interface EventPipelineProps {
   encryptionKey?: IKey;
 }
 
-/** SSE-KMS with the stack's key when it has one, else SSE-SQS. */
-const queueEncryption = (key?: IKey): Pick<QueueProps, 'encryption' | 'encryptionMasterKey'> =>
-  key ? { encryption: QueueEncryption.KMS, encryptionMasterKey: key } : { encryption: QueueEncryption.SQS_MANAGED };
-
 /**
  * Events and webhooks on AWS (DESIGN.md §6): the table's stream feeds the stream handler, which records events and
  * messages and queues delivery jobs on an SQS queue (delayed up to 15 min; the consumer re-enqueues jobs not due
@@ -84,23 +81,13 @@ export class EventPipeline extends Construct {
     if (!table.tableStreamArn) throw new Error('EventPipeline: the table needs a stream (NEW_AND_OLD_IMAGES)');
     if (EVENT_SOURCE_TYPES.length === 0) throw new Error('EventPipeline: no item type produces events (EVENT_SOURCE_TYPES is empty)');
 
-    this.streamFailureQueue = new Queue(this, 'StreamFailures', {
-      ...queueEncryption(encryptionKey),
-      enforceSSL: true,
-      retentionPeriod: keepFailures,
-    });
+    this.streamFailureQueue = secureQueue(this, 'StreamFailures', encryptionKey, { retentionPeriod: keepFailures });
     Validations.of(this.streamFailureQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: 'It is a dead-letter queue itself: the on-failure destination of the stream mapping, alarmed on (lib/monitoring.ts); nothing consumes it, so nothing could fail to.',
     });
-    this.deliveryDeadLetterQueue = new Queue(this, 'DeliveryDeadLetters', {
-      ...queueEncryption(encryptionKey),
-      enforceSSL: true,
-      retentionPeriod: keepFailures,
-    });
-    this.deliveryQueue = new Queue(this, 'Deliveries', {
-      ...queueEncryption(encryptionKey),
-      enforceSSL: true,
+    this.deliveryDeadLetterQueue = secureQueue(this, 'DeliveryDeadLetters', encryptionKey, { retentionPeriod: keepFailures });
+    this.deliveryQueue = secureQueue(this, 'Deliveries', encryptionKey, {
       visibilityTimeout: deliveryQueueVisibility,
       // A job waits 15 min at most before the consumer sees it (and re-enqueues it if it is not due yet).
       retentionPeriod: Duration.days(4),

@@ -4,10 +4,11 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption, type QueueProps } from 'aws-cdk-lib/aws-sqs';
+import { DeduplicationScope, FifoThroughputLimit, type Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { dueQueueUrlEnv } from '../shared/domain/schedules/due-queue';
 import { BillingFunction, type FunctionOperations } from './billing-function';
+import { secureQueue } from './queues';
 import { workerTagKey } from './event-pipeline';
 import { workerTableAccess } from './table-access';
 
@@ -39,9 +40,6 @@ export const dueWorker = {
 /** AWS's advice for SQS event sources: a visibility timeout of at least six times the function's timeout. */
 export const dueQueueVisibility = Duration.seconds(6 * dueWorker.timeout.toSeconds());
 
-const queueEncryption = (key?: IKey): Pick<QueueProps, 'encryption' | 'encryptionMasterKey'> =>
-  key ? { encryption: QueueEncryption.KMS, encryptionMasterKey: key } : { encryption: QueueEncryption.SQS_MANAGED };
-
 /**
  * Time-driven work (DESIGN.md §16): an EventBridge rule runs the scheduled function every minute; it scans the sparse
  * scheduling index (gsi4) and queues each due item on an SQS FIFO queue (grouped per item, deduplicated per item and
@@ -56,14 +54,12 @@ export class Scheduler extends Construct {
 
   constructor(scope: Construct, id: string, { table, projectRoot, operations, encryptionKey }: { table: ITable; projectRoot: string; operations: FunctionOperations; encryptionKey?: IKey }) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DueWorkDeadLetters', { ...queueEncryption(encryptionKey), enforceSSL: true, fifo: true, retentionPeriod: Duration.days(14) });
+    this.deadLetterQueue = secureQueue(this, 'DueWorkDeadLetters', encryptionKey, { fifo: true, retentionPeriod: Duration.days(14) });
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: 'It is the dead-letter queue of the due-work queue, alarmed on (lib/monitoring.ts); nothing consumes it.',
     });
-    this.queue = new Queue(this, 'DueWork', {
-      ...queueEncryption(encryptionKey),
-      enforceSSL: true,
+    this.queue = secureQueue(this, 'DueWork', encryptionKey, {
       fifo: true,
       // High-throughput FIFO: ordering and deduplication per message group (one group per item).
       deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
