@@ -32,6 +32,12 @@ export interface DunningState {
 
 export type Dunned = InvoiceItem & { dunning: DunningState };
 
+/** The invoice as a collection step leaves it, and what else its write holds (the customer's list of dunned invoices). */
+export interface CollectionWrite {
+  item: InvoiceItem;
+  also: TransactItem[];
+}
+
 export const collectionDueKeys = (ctx: Ctx, at: string, id: string) => dueIndexKeys(ctx, at, COLLECTION, id);
 
 /** The invoice out of the scheduling index, when the item there is its collection (never another kind's). */
@@ -69,7 +75,7 @@ export interface FailedAttempt {
  * exhausted with its final action (`mark_uncollectible` in this same write; `cancel_subscription` pending, done by
  * the next step of the work). The returned items go in the same transaction (the customer's list of dunned invoices).
  */
-export function afterFailure(ctx: Ctx, invoice: Dunned, failed: FailedAttempt): { item: InvoiceItem; also: TransactItem[] } {
+export function afterFailure(ctx: Ctx, invoice: Dunned, failed: FailedAttempt): CollectionWrite {
   const now = ctx.clock.now().toISOString();
   const d = invoice.dunning;
   const started_at = d.started_at ?? now;
@@ -96,7 +102,7 @@ export function afterFailure(ctx: Ctx, invoice: Dunned, failed: FailedAttempt): 
 }
 
 /** Paid by the collection itself: the round is over. */
-export function afterCollected(ctx: Ctx, invoice: Dunned, attempt: number): { item: InvoiceItem; also: TransactItem[] } {
+export function afterCollected(ctx: Ctx, invoice: Dunned, attempt: number): CollectionWrite {
   const now = ctx.clock.now().toISOString();
   const dunning: DunningState = { ...invoice.dunning, status: 'succeeded', attempt, next_attempt_at: null, last_attempt_at: now, last_error_type: null };
   return { item: { ...withoutCollectionDue(invoice), dunning }, also: [refDelete(ctx, invoice)] };
@@ -106,7 +112,7 @@ export function afterCollected(ctx: Ctx, invoice: Dunned, attempt: number): { it
  * A payment made outside the collection (recorded, or a charge asked through the API) stops the collection: the
  * rest, if any, is the merchant's to collect (docs/collection.md). A collection already over is left as it is.
  */
-export function afterOutsidePayment(ctx: Ctx, invoice: InvoiceItem): { item: InvoiceItem; also: TransactItem[] } {
+export function afterOutsidePayment(ctx: Ctx, invoice: InvoiceItem): CollectionWrite {
   if (!isDunned(invoice) || (invoice.dunning.status !== 'active' && invoice.dunning.status !== 'exhausted')) return { item: invoice, also: [] };
   if (invoice.dunning.final_action_status === 'pending') return { item: invoice, also: [] };
   const dunning: DunningState = { ...invoice.dunning, status: 'stopped', next_attempt_at: null, stopped_reason: 'manual_payment' };

@@ -2,8 +2,8 @@ import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { effectKey, outsideEffect } from '../../db/effect-claim';
 import { putIfUnchanged, retryOnRace, versionCondition } from '../../db/items';
-import { transactWrite, type TransactItem } from '../../db/transactions';
-import { afterOutsidePayment } from '../collection/dunning';
+import { transactWrite } from '../../db/transactions';
+import { afterOutsidePayment, type CollectionWrite } from '../collection/dunning';
 import { Conflict, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { findCustomerItem } from '../customers/read';
@@ -31,7 +31,7 @@ async function methodFor(ctx: Ctx, invoice: InvoiceItem, given: string | undefin
 export interface CollectionCharge {
   providerKey: string;
   check(invoice: InvoiceItem): void;
-  finish(charged: InvoiceItem, result: ChargeResult): { item: InvoiceItem; also: TransactItem[] };
+  finish(charged: InvoiceItem, result: ChargeResult): CollectionWrite;
 }
 
 /**

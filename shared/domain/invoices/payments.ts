@@ -6,7 +6,7 @@ import { Conflict, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { plainSummary } from '../payment-methods/payment-method';
 import { walletDebitItems } from '../wallets/ledger';
-import { afterOutsidePayment } from '../collection/dunning';
+import { afterOutsidePayment, type CollectionWrite } from '../collection/dunning';
 import type { WalletItem } from '../wallets/wallet';
 import { findCustomerWallet } from '../wallets/wallets';
 import { toInvoice, type Invoice, type InvoiceItem } from './invoice';
@@ -49,7 +49,7 @@ async function liveWallet(ctx: Ctx, invoice: InvoiceItem): Promise<WalletItem> {
 /** A payment the automatic collection makes from the wallet: `check` and `finish` as for its charges (charge.ts). */
 export interface CollectionPayment {
   check(invoice: InvoiceItem): void;
-  finish(paid: InvoiceItem): { item: InvoiceItem; also: TransactItem[] };
+  finish(paid: InvoiceItem): CollectionWrite;
 }
 
 /**
