@@ -28,7 +28,8 @@ raw.middlewareStack.add(
  * Fault injection for tests only: `hook` runs after each DynamoDB operation succeeded, with the command's name,
  * and may throw (an answer lost after the commit) or end the process (a crash after the commit).
  */
-type AfterSendHook = (commandName: string) => void;
+/** Tests only: runs after each call returns, and may hold the caller back (a crash, or a racing write in between). */
+type AfterSendHook = (commandName: string) => void | Promise<void>;
 let afterSend: AfterSendHook | undefined;
 export const setAfterSendHook = (hook: AfterSendHook | undefined): void => {
   afterSend = hook;
@@ -36,7 +37,7 @@ export const setAfterSendHook = (hook: AfterSendHook | undefined): void => {
 raw.middlewareStack.add(
   (next, context) => async (args) => {
     const output = await next(args);
-    afterSend?.(context.commandName ?? '');
+    await afterSend?.(context.commandName ?? '');
     return output;
   },
   { step: 'initialize', name: 'afterSendHook' },

@@ -36,10 +36,14 @@ export const parentListKeys = (ctx: Ctx, type: EntityType, field: string, value:
 export const parentListPartition = (ctx: Ctx, type: EntityType, field: string, value: string): string =>
   `${listPartition(ctx, type)}#${field}=${value}`;
 
-/** Puts an item in the scheduling index: time-driven work of `kind` is due on it at `dueAt`. */
-export const dueIndexKeys = (ctx: Ctx, dueAt: string, kind: string, id: string) => ({
+/**
+ * Puts an item in the scheduling index: time-driven work of `kind` is due on it at `dueAt`. Work of one `group` is
+ * run by one worker at a time (the queue's message group): the renewals of an invoicing entity, which all take numbers
+ * from its one counter. Without a group, each item is its own.
+ */
+export const dueIndexKeys = (ctx: Ctx, dueAt: string, kind: string, id: string, group?: string) => ({
   gsi4pk: `${ws(ctx)}#DUE`,
-  gsi4sk: `${dueAt}#${kind}#${id}`,
+  gsi4sk: `${dueAt}#${kind}#${id}${group ? `#${group}` : ''}`,
 });
 
 /** Per-workspace counter of listed items of a type: the source of `meta.total`. */

@@ -1,21 +1,25 @@
 /**
- * A billing day: `subscriptions` monthly subscriptions of one invoicing entity all due at once, billed by the
- * scheduled work as it runs locally (`runDueWork`: the scan of the scheduling index, the queue, N in-process workers,
- * each taking batches of 10 items: `runDueBatch`), with 1, 4 and 16 workers, each in a workspace of its own. Beside
- * each run, its floor: the DynamoDB sequence one batch sends (metered), sent directly with as many in flight, retried
- * as the domain retries when the numbering counter's condition fails. Then checks that every subscription was invoiced exactly once,
- * that the entity's invoice numbers have no gap and no duplicate, and that a second run finds nothing due. Imports the
- * shared table client: import this module only once DYNAMODB_ENDPOINT and TABLE_NAME are set.
+ * A billing day: `subscriptions` monthly subscriptions all due at once, billed by the scheduled work as it runs locally
+ * (`runDueWork`: the scan of the scheduling index, the queue, N in-process workers, each taking batches of 10 items:
+ * `runDueBatch`), with 1, 4 and 16 workers on one invoicing entity, and 16 workers on 16 entities, each in a workspace
+ * of its own. An entity's renewals share one message group, so the queue runs one batch per entity at a time. Beside
+ * each run, its floor: the DynamoDB sequence one batch sends (metered), sent directly with as many batches in flight
+ * as the queue runs, retried as the domain retries when the numbering counter's condition fails. Then checks that
+ * every subscription was invoiced exactly once, that each entity's invoice numbers have no gap and no duplicate, and
+ * that a second run finds nothing due. Imports the shared table client: import this module only once
+ * DYNAMODB_ENDPOINT and TABLE_NAME are set.
  */
-import { BatchGetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { makeCtx, type Ctx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
+import { pushTo } from '../../shared/concurrency';
 import { getItem } from '../../shared/db/items';
 import { counterKey, listIndexKeys, listPartition } from '../../shared/db/keys';
 import { transactWrite } from '../../shared/db/transactions';
 import { CUSTOMER, customerItemKey, subscriptionSummaryAttribute, type CustomerItem } from '../../shared/domain/customers/customer';
 import { INVOICE, invoiceKey, invoiceListKeys, type InvoiceItem } from '../../shared/domain/invoices/invoice';
-import type { EntityItem } from '../../shared/domain/invoicing-entities/invoicing-entity';
+import { entityItemKey, type EntityItem } from '../../shared/domain/invoicing-entities/invoicing-entity';
 import type { DueItem } from '../../shared/domain/schedules/due-item';
 import { LOCAL_BATCH, runDueBatch, runDueWork } from '../../shared/domain/schedules/run-due';
 import { prepareSubscription } from '../../shared/domain/subscriptions/prepare';
@@ -35,10 +39,10 @@ const MAX_RECEIVES = 5;
 export interface BillingBench {
   baseUrl: string;
   keys: LocalKeys;
-  /** Subscriptions due at once in each run (one customer each, one invoicing entity). */
+  /** Subscriptions due at once in each run (one customer each, spread over the run's invoicing entities). */
   subscriptions: number;
-  /** Worker counts measured, each on a fresh workspace. */
-  workers: readonly number[];
+  /** What is measured, each on a fresh workspace: this many workers, the renewals spread over this many entities. */
+  runs: readonly { workers: number; entities: number }[];
   /** Parallel BatchWriteItems while seeding (untimed). */
   seedConcurrency: number;
   /** Rounds of each floor (one renewal's sequence), spread over as many loops as workers; the warm-up ones unrecorded. */
@@ -57,12 +61,15 @@ export interface Throughput {
 
 export interface WorkerRun {
   workers: number;
+  entities: number;
+  /** Batches the queue lets run at once: one per entity (its message group), at most one per worker. The floor's loops. */
+  inFlight: number;
   run: Throughput & { due: number; done: number; failed: number };
   floor: Throughput & { rounds: number };
   /** Subscriptions of the run with more than one invoice, and with none. */
   duplicates: number;
   missing: number;
-  /** The entity's invoice numbers (run, floor and metered templates): how many, how many repeated, how many missing below the highest. */
+  /** The entities' invoice numbers (run, floor and metered templates): how many, how many repeated, how many missing below the highest of their series. */
   numbers: { count: number; repeated: number; gaps: number };
   rerun: { due: number; invoices: number };
   seedSeconds: number;
@@ -135,10 +142,16 @@ function installNumberingProbe(): void {
   );
 }
 
-const cancelledOnNumbering = (error: unknown, items: TransactItems): boolean => {
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+/**
+ * Whether a transaction was cancelled on the entity's numbering counter: false when not; else the entity as its
+ * failed condition returned it, or undefined after a conflict (which returns nothing).
+ */
+const numberingLost = (error: unknown, items: TransactItems): EntityItem | undefined | false => {
+  const reasons = (error as { CancellationReasons?: { Code?: string; Item?: Parameters<typeof unmarshall>[0] }[] }).CancellationReasons;
   const at = items.findIndex((entry) => (entry.Update?.Key as { sk?: string } | undefined)?.sk === 'IVE');
-  return !!reasons && at >= 0 && ['ConditionalCheckFailed', 'TransactionConflict'].includes(reasons[at]?.Code ?? '');
+  const reason = reasons?.[at];
+  if (at < 0 || !reason || !['ConditionalCheckFailed', 'TransactionConflict'].includes(reason.Code ?? '')) return false;
+  return reason.Item ? (unmarshall(reason.Item) as EntityItem) : undefined;
 };
 
 /**
@@ -146,7 +159,8 @@ const cancelledOnNumbering = (error: unknown, items: TransactItems): boolean => 
  * BatchGetItem of the subscriptions, the BatchGetItem of their customers and entity, then the TransactWriteItems
  * rebuilt on what they returned (each invoice under a new id and the number its place gives it, each subscription's
  * Put on its version and billing date read, the entity's numbering Update on the number read). When the numbering
- * condition fails the round reads and writes again after the domain's jittered backoff (retryOnRace's).
+ * condition fails, the transaction is sent again at once renumbered from the entity its cancellation returned; after a
+ * conflict, from a GetItem of the entity after the domain's jittered backoff: as the domain's writeBatch retries.
  */
 function floorRound(ctx: Ctx, requests: MeteredRequest[]) {
   const commands = requests.map((r) => r.command).join(', ');
@@ -156,40 +170,51 @@ function floorRound(ctx: Ctx, requests: MeteredRequest[]) {
   }
   const template = write.input.TransactItems as TransactItems;
   const renewals = template.filter((entry) => entry.Put?.Item?.sk === 'INV').length;
+  // The invoice Puts, the subscriptions' Puts and the numbering Update, rebuilt on what the reads returned; then,
+  // after a lost race, renumbered from the entity its cancellation returned (or a GetItem after a conflict).
+  const numbered = (base: number, byId: Map<string, SubscriptionItem>, ids: string[]) => {
+    let place = 0;
+    return template.map((entry) => {
+      if (entry.Put && entry.Put.Item!.sk === 'INV') {
+        const id = ids[place]!;
+        const invoice = entry.Put.Item as InvoiceItem;
+        // The number the entity's counter gives its place (the template's, with its sequence replaced).
+        const number = invoice.number!.replace(/\d+$/, String(base + place++));
+        const item = { ...invoice, ...invoiceKey(ctx, id), ...invoiceListKeys(ctx, new Date().toISOString(), id), id, number, lf: { ...invoice.lf, number } };
+        return { Put: { ...entry.Put, Item: item } };
+      }
+      if (entry.Put && entry.Put.Item!.sk === 'SUB') {
+        const subscription = byId.get(entry.Put.Item!.id as string)!;
+        const values = { ':at': subscription.next_billing_at, ':v': subscription._version };
+        return { Put: { ...entry.Put, Item: { ...subscription, _version: subscription._version + 1 }, ExpressionAttributeValues: values } };
+      }
+      if (entry.Update && (entry.Update.Key as { sk: string }).sk === 'IVE') {
+        return { Update: { ...entry.Update, ExpressionAttributeValues: { ...entry.Update.ExpressionAttributeValues, ':current': base, ':next': base + renewals } } };
+      }
+      return entry;
+    });
+  };
   const round = async () => {
+    const read = await db.send(new BatchGetCommand(subscriptions.input as never));
+    const byId = new Map(Object.values(read.Responses ?? {}).flat().map((item) => [item.id as string, item as SubscriptionItem]));
+    const got = await db.send(new BatchGetCommand(reads.input as never));
+    const entity = Object.values(got.Responses ?? {}).flat().find((item) => item.sk === 'IVE') as EntityItem;
+    const ids = Array.from({ length: renewals }, () => newId('inv'));
+    let base = entity.next_invoice_number;
     for (let attempt = 0; ; attempt++) {
-      const read = await db.send(new BatchGetCommand(subscriptions.input as never));
-      const byId = new Map(Object.values(read.Responses ?? {}).flat().map((item) => [item.id as string, item as SubscriptionItem]));
-      const got = await db.send(new BatchGetCommand(reads.input as never));
-      const entity = Object.values(got.Responses ?? {}).flat().find((item) => item.sk === 'IVE') as EntityItem;
-      const base = entity.next_invoice_number;
-      let place = 0;
-      const items = template.map((entry) => {
-        if (entry.Put && entry.Put.Item!.sk === 'INV') {
-          const id = newId('inv');
-          const invoice = entry.Put.Item as InvoiceItem;
-          // The number the entity's counter gives its place (the template's, with its sequence replaced).
-          const number = invoice.number!.replace(/\d+$/, String(base + place++));
-          const item = { ...invoice, ...invoiceKey(ctx, id), ...invoiceListKeys(ctx, new Date().toISOString(), id), id, number, lf: { ...invoice.lf, number } };
-          return { Put: { ...entry.Put, Item: item } };
-        }
-        if (entry.Put && entry.Put.Item!.sk === 'SUB') {
-          const subscription = byId.get(entry.Put.Item!.id as string)!;
-          const values = { ':at': subscription.next_billing_at, ':v': subscription._version };
-          return { Put: { ...entry.Put, Item: { ...subscription, _version: subscription._version + 1 }, ExpressionAttributeValues: values } };
-        }
-        if (entry.Update && (entry.Update.Key as { sk: string }).sk === 'IVE') {
-          return { Update: { ...entry.Update, ExpressionAttributeValues: { ...entry.Update.ExpressionAttributeValues, ':current': base, ':next': base + renewals } } };
-        }
-        return entry;
-      });
+      const items = numbered(base, byId, ids);
       try {
         await db.send(new TransactWriteCommand({ TransactItems: items }));
         return;
       } catch (error) {
         // No cap on attempts: the floor is what the sequence costs however contended, not a test of giving up.
-        if (!cancelledOnNumbering(error, items)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
+        const latest = numberingLost(error, items);
+        if (latest === false) throw error;
+        if (latest) base = latest.next_invoice_number;
+        else {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
+          base = (await db.send(new GetCommand({ TableName: tableName(), Key: entityItemKey(ctx, entity.id), ConsistentRead: true }))).Item!.next_invoice_number;
+        }
       }
     }
   };
@@ -215,12 +240,19 @@ interface Seeded {
  * of each as exact copies with their own ids, keys and summaries (BatchWriteItem; the list counters moved by as many),
  * all starting now, so every one is due. The first `templates` of them are the floor's.
  */
-async function seedWorkspace({ baseUrl, keys, seedConcurrency }: BillingBench, count: number, templates: number): Promise<Seeded> {
+async function seedWorkspace({ baseUrl, keys, seedConcurrency }: BillingBench, count: number, templates: number, entities: number): Promise<Seeded> {
   const started = performance.now();
   const workspaceId = `ws_bench_day_${Math.random().toString(36).slice(2, 10)}`;
   const ctx = makeCtx(workspaceId, 'bench');
   const call = apiClient(baseUrl, await signToken(keys, { workspace: workspaceId, scope: 'read write' }));
-  await call('POST', '/v1/invoicing-entities', 201, { name: 'Bench Billing Day SAS', country: 'FR', currency: CURRENCY });
+  // Entity k numbers `E<k>-<n>`: each series is checked on its own. The first one made is the workspace's default.
+  const entityIds: string[] = [];
+  for (let k = 0; k < entities; k++) {
+    const entity = await call<{ id: string }>('POST', '/v1/invoicing-entities', 201, { name: `Bench Billing Day ${k} SAS`, country: 'FR', currency: CURRENCY, invoice_number_pattern: `E${k}-{number}` });
+    entityIds.push(entity.id);
+  }
+  // Template i (of the floor's) sits in the entity of its floor loop; the others are spread evenly.
+  const entityOf = (i: number) => entityIds[(i < templates ? Math.floor(i / LOCAL_BATCH) : i) % entities]!;
   const product = async (name: string, type: string, prices: Record<string, unknown>) => {
     const made = await call<{ id: string }>('POST', '/v1/products', 201, { name, type });
     const configuration = await call<{ id: string }>('POST', '/v1/price-configurations', 201, {
@@ -245,14 +277,14 @@ async function seedWorkspace({ baseUrl, keys, seedConcurrency }: BillingBench, c
     const customerId = newId('cus');
     const id = newId('sub');
     const subscription: SubscriptionItem = {
-      ...subscriptionTemplate, ...subscriptionKey(ctx, id), ...subscriptionListKeys(ctx, subscriptionTemplate.created_at, id), id, customer_id: customerId,
+      ...subscriptionTemplate, ...subscriptionKey(ctx, id), ...subscriptionListKeys(ctx, subscriptionTemplate.created_at, id), id, customer_id: customerId, invoicing_entity_id: entityOf(i),
       products: subscriptionTemplate.products.map((p) => ({ ...p, id: newId('subi') })),
     };
     subscription.lf = subscriptionListFields(subscription);
     Object.assign(subscription, billingDueKeys(ctx, subscription));
     const customer = {
       ...customerBase, ...customerItemKey(ctx, customerId), ...listIndexKeys(ctx, CUSTOMER, customerTemplate.created_at, customerId), id: customerId,
-      name: `Subscriber ${i}`, [subscriptionSummaryAttribute(id)]: subscriptionSummary(subscription),
+      name: `Subscriber ${i}`, invoicing_entity_id: entityOf(i), [subscriptionSummaryAttribute(id)]: subscriptionSummary(subscription),
     };
     ids.push(id);
     items.push(customer, subscription as unknown as Record<string, unknown>);
@@ -282,24 +314,33 @@ async function listedInvoices(ctx: Ctx): Promise<{ number: string | null; subscr
   return out;
 }
 
-/** Numbers `PREFIX-<n>`: how many, repeated, and missing below the highest (the sequence starts at 1). */
+/** Numbers `E<k>-<n>`, each entity's series on its own: how many, repeated, and missing below its highest (each series starts at 1). */
 function numberCheck(numbers: string[]): WorkerRun['numbers'] {
-  const sequence = numbers.map((n) => Number(/(\d+)$/.exec(n)?.[1] ?? NaN));
-  if (sequence.some((n) => !Number.isInteger(n))) throw new Error(`an invoice number without a trailing sequence: ${numbers.find((n) => !/\d$/.test(n))}`);
-  const unique = new Set(sequence);
-  const highest = Math.max(0, ...sequence);
-  return { count: numbers.length, repeated: numbers.length - unique.size, gaps: highest - unique.size };
+  const series = new Map<string, number[]>();
+  for (const n of numbers) {
+    const parts = /^(.*?)(\d+)$/.exec(n);
+    if (!parts) throw new Error(`an invoice number without a trailing sequence: ${n}`);
+    pushTo(series, parts[1]!, Number(parts[2]));
+  }
+  const check = { count: numbers.length, repeated: 0, gaps: 0 };
+  for (const sequence of series.values()) {
+    const unique = new Set(sequence);
+    check.repeated += sequence.length - unique.size;
+    check.gaps += Math.max(0, ...sequence) - unique.size;
+  }
+  return check;
 }
 
-async function measureWorkers(bench: BillingBench, workers: number, described: string[] | undefined): Promise<{ run: WorkerRun; described: string[] }> {
-  console.error(`Billing day with ${workers} worker${workers === 1 ? '' : 's'}: seeding ${bench.subscriptions.toLocaleString('en-US')} subscriptions…`);
-  const seeded = await seedWorkspace(bench, bench.subscriptions, workers * LOCAL_BATCH);
+async function measureWorkers(bench: BillingBench, { workers, entities }: BillingBench['runs'][number], described: string[] | undefined): Promise<{ run: WorkerRun; described: string[] }> {
+  console.error(`Billing day with ${workers} worker${workers === 1 ? '' : 's'} and ${entities} entit${entities === 1 ? 'y' : 'ies'}: seeding ${bench.subscriptions.toLocaleString('en-US')} subscriptions…`);
+  const inFlight = Math.min(workers, entities);
+  const seeded = await seedWorkspace(bench, bench.subscriptions, inFlight * LOCAL_BATCH, entities);
   const { ctx } = seeded;
   const only = { workspaces: new Set([seeded.workspaceId]) };
 
   // One batch of templates per floor loop, billed together and metered (untimed): what each worker batch of the run sends.
   const metered = [];
-  for (let loop = 0; loop < workers; loop++) {
+  for (let loop = 0; loop < inFlight; loop++) {
     const batch = seeded.templates.slice(loop * LOCAL_BATCH, (loop + 1) * LOCAL_BATCH).map((t) => dueItem(seeded.workspaceId, t.id));
     const cost = await meter(() => runDueBatch(batch));
     metered.push(cost);
@@ -316,8 +357,9 @@ async function measureWorkers(bench: BillingBench, workers: number, described: s
     ...result, seconds, perSecond: result.done / seconds, callsPerRenewal: (dynamoCallCount() - calls) / bench.subscriptions, numberingRetries: numberingRetries - retries,
   };
 
-  // The floor, after the run (both meet DynamoDB Local warm): as many loops in flight as workers, each on its own
-  // batch of templates (billed already, so never due again), batches taken from one shared count.
+  // The floor, after the run (both meet DynamoDB Local warm): as many loops in flight as the queue runs batches at
+  // once, each on its own batch of templates in its own entity (billed already, so never due again), batches taken
+  // from one shared count.
   const rounds = metered.map((m) => floorRound(ctx, m.requests));
   const perRound = rounds[0]!.renewals;
   const floorLoops = async (renewals: number) => {
@@ -350,7 +392,7 @@ async function measureWorkers(bench: BillingBench, workers: number, described: s
   return {
     described: sequence,
     run: {
-      workers, run, floor,
+      workers, entities, inFlight, run, floor,
       duplicates: counts.filter((c) => c > 1).length, missing: counts.filter((c) => c === 0).length,
       numbers: numberCheck(numbers), rerun: { due: rerun.due, invoices: listed.length - before.length }, seedSeconds: seeded.seedSeconds,
     },
@@ -362,12 +404,12 @@ export async function measureBilling(bench: BillingBench): Promise<BillingResult
   installNumberingProbe();
   const runs: WorkerRun[] = [];
   let described: string[] | undefined;
-  for (const workers of bench.workers) {
-    const measured = await measureWorkers(bench, workers, described);
+  for (const measuredRun of bench.runs) {
+    const measured = await measureWorkers(bench, measuredRun, described);
     described = measured.described;
     runs.push(measured.run);
     const r = measured.run;
-    console.error(`  ${workers} workers: ${r.run.perSecond.toFixed(1)} invoices/s (floor ${r.floor.perSecond.toFixed(1)}), ${r.run.callsPerRenewal.toFixed(2)} calls/renewal, ` +
+    console.error(`  ${r.workers} workers, ${r.entities} entities: ${r.run.perSecond.toFixed(1)} invoices/s (floor ${r.floor.perSecond.toFixed(1)}), ${r.run.callsPerRenewal.toFixed(2)} calls/renewal, ` +
       `${r.run.numberingRetries} numbering retries (floor ${r.floor.numberingRetries}), ${r.run.failed} failed, ${r.duplicates} duplicates, ${r.numbers.gaps} gaps`);
   }
   return { subscriptions: bench.subscriptions, described: described ?? [], runs, floorCounts: bench.floorCounts, seconds: (performance.now() - started) / 1000 };

@@ -46,12 +46,22 @@ const TOPUP_COUNTS = { warmup: 30, measured: 200 };
  */
 const INVOICE_COUNTS = { create: { warmup: 20, measured: 100 }, validate: { warmup: 20, measured: 100 } };
 /**
- * A billing day (issue 18): 10,000 renewals due at once, billed with 1, 4 and 16 workers, each on a fresh workspace
- * (~2–3 min each with its seeding), and the rounds of each floor (one renewal's sequence, as many in flight as workers).
+ * A billing day (issue 18): 10,000 renewals due at once, billed with 1, 4 and 16 workers on one invoicing entity and
+ * 16 workers on 16 entities, each on a fresh workspace, and the rounds of each floor (one batch's sequence, as many in
+ * flight as the queue runs batches at once: one per entity, at most one per worker).
  */
-const BILLING = { subscriptions: 10_000, workers: [1, 4, 16], seedConcurrency: 4, floorCounts: { warmup: 50, measured: 1_000 } };
+const BILLING = {
+  subscriptions: 10_000,
+  runs: [{ workers: 1, entities: 1 }, { workers: 4, entities: 1 }, { workers: 16, entities: 1 }, { workers: 16, entities: 16 }],
+  seedConcurrency: 4,
+  floorCounts: { warmup: 50, measured: 1_000 },
+};
 // The billing part on fewer renewals (`BENCH_BILLING_SUBSCRIPTIONS=1000 BENCH_BILLING_FLOOR_ROUNDS=500 npm run bench -- --only billing`): a quick try, or a loaded machine.
 if (process.env.BENCH_BILLING_SUBSCRIPTIONS) Object.assign(BILLING, { subscriptions: Number(process.env.BENCH_BILLING_SUBSCRIPTIONS), floorCounts: { warmup: 20, measured: Number(process.env.BENCH_BILLING_FLOOR_ROUNDS ?? 200) } });
+// Some runs only, as workers×entities (`BENCH_BILLING_RUNS=16x1,16x16`).
+if (process.env.BENCH_BILLING_RUNS) {
+  Object.assign(BILLING, { runs: process.env.BENCH_BILLING_RUNS.split(',').map((run) => ({ workers: Number(run.split('x')[0]), entities: Number(run.split('x')[1] ?? 1) })) });
+}
 const IMPORT_RUNS = 15;
 /** Rounds of the three MCP tools and their routes (six requests a round). */
 const MCP_COUNTS = { warmup: 20, measured: 100 };
@@ -215,7 +225,7 @@ async function main(): Promise<void> {
     console.error(`Measuring POST /v1/invoices (10 and 100 lines) and POST /v1/invoices/{id}/validate beside their floors ` +
       `(${INVOICE_COUNTS.create.warmup} warm-up + ${INVOICE_COUNTS.create.measured} rounds of 9; ${INVOICE_COUNTS.validate.warmup} + ${INVOICE_COUNTS.validate.measured} rounds of 3)…`);
     const invoices = await measureInvoices({ baseUrl: api.url, keys, counts: INVOICE_COUNTS });
-    console.error(`Measuring a billing day: ${BILLING.subscriptions} renewals due at once with ${BILLING.workers.join(', ')} workers, each beside its floor (${BILLING.floorCounts.measured} rounds)…`);
+    console.error(`Measuring a billing day: ${BILLING.subscriptions} renewals due at once with ${BILLING.runs.map((r) => `${r.workers} workers on ${r.entities} entities`).join(', ')}, each beside its floor (${BILLING.floorCounts.measured} rounds)…`);
     const billing = await measureBilling({ baseUrl: api.url, keys, ...BILLING });
     const lists = await measureMessageLists({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: MESSAGE_SIZES, counts: LIST_COUNTS, seedConcurrency: SEED_CONCURRENCY });
     const change = await measureChangeToListed({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...CHANGE });

@@ -2,7 +2,7 @@ import type { SQSEvent } from 'aws-lambda';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { handler as work } from '../../functions/schedules/work';
 import { setAfterSendHook } from '../../shared/db/client';
-import { deduplicationId, findDueItems, type DueItem } from '../../shared/domain/schedules/due-item';
+import { deduplicationId, findDueItems, groupId, type DueItem } from '../../shared/domain/schedules/due-item';
 import { LocalDueQueue, sqsDueQueue } from '../../shared/domain/schedules/due-queue';
 import { SWEEP_EVERY_MINUTES, TICK_LOOKBACK_MS, tickWindow } from '../../shared/domain/schedules/enqueue-due';
 import { runDueBatch, runDueItem, runDueWork } from '../../shared/domain/schedules/run-due';
@@ -15,11 +15,12 @@ let api: TestApi;
 let client: Client;
 const clock = movableClock();
 let fee: PricedProduct;
+let entityId: string;
 
 beforeAll(async () => {
   api = await startTestApi();
   client = await api.client();
-  await withEntity(client);
+  entityId = (await withEntity(client)).id;
   fee = await pricedProduct(client, 'flat_fee', { amount: 1_000, name: 'Platform' });
 });
 afterAll(async () => {
@@ -125,6 +126,32 @@ describe('the local queue and its in-process workers', () => {
     expect(queue.deadLetters).toEqual([poison]);
   });
 
+  it('a message group is run by one worker at a time; other groups run beside it; every item once', async () => {
+    const queue = new LocalDueQueue({ workers: 4, maxReceives: 2, batchSize: 2 });
+    const item = (id: string, group?: string): DueItem => ({ workspace: client.workspace, kind: 'x', id, pk: `p_${id}`, sk: 's', due: 'd', ...(group && { group }) });
+    const items = [...Array.from({ length: 6 }, (_, i) => item(`a${i}`, 'A')), ...Array.from({ length: 6 }, (_, i) => item(`b${i}`, 'B')), ...Array.from({ length: 4 }, (_, i) => item(`c${i}`))];
+    await queue.send(items);
+    const running = new Map<string, number>();
+    const most = new Map<string, number>();
+    let busiest = 0;
+    const runs: string[] = [];
+    const drained = await queue.drainBatches(async (batch) => {
+      const groups = [...new Set(batch.map(groupId))];
+      for (const g of groups) running.set(g, (running.get(g) ?? 0) + 1);
+      busiest = Math.max(busiest, [...running.values()].reduce((sum, n) => sum + n, 0));
+      for (const g of groups) most.set(g, Math.max(most.get(g) ?? 0, running.get(g)!));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const g of groups) running.set(g, running.get(g)! - 1);
+      runs.push(...batch.map((i) => i.id));
+      // One failure, received again by whichever worker takes its group next.
+      return batch.filter((i) => i.id === 'a3' && runs.filter((r) => r === 'a3').length === 1).map((i) => ({ item: i, error: new Error('once') }));
+    });
+    expect(drained).toEqual({ received: 16, done: 16, failed: 0 });
+    expect([...most.values()].every((n) => n === 1)).toBe(true);
+    expect(busiest).toBeGreaterThan(1);
+    expect(runs.sort()).toEqual([...items.map((i) => i.id), 'a3'].sort());
+  });
+
   it('runDueWork = enqueue + drain: everything due is done once by its workers, and a second run finds nothing', async () => {
     const subs = await Promise.all(Array.from({ length: 6 }, () => dueSubscription()));
     const run = await runDueWork(clock.now(), mine(), { workers: 3 });
@@ -180,13 +207,56 @@ describe('renewals numbered together', () => {
     expect(gapless(await allNumbers())).toBe(true);
   });
 
-  it('overlapping batches and duplicates of the same renewals, four workers at once: one invoice each, no gap, no repeated number', async () => {
+  it('overlapping batches and duplicates of the same renewals, four at once: one invoice each, no gap, no repeated number', async () => {
+    // The queue runs an entity's renewals one batch at a time, but a redelivery after a visibility timeout (or a
+    // message sent by an older version, without the entity's group) can still run beside a batch: numbering holds.
     const subs = await Promise.all(Array.from({ length: 10 }, () => dueSubscription()));
-    const queue = new LocalDueQueue({ workers: 4, maxReceives: 5, batchSize: 6 });
-    await queue.send([...subs.map((s) => s.item), ...subs.map((s) => s.item), ...subs.slice(0, 5).map((s) => s.item)]);
-    expect(await queue.drainBatches(runDueBatch)).toMatchObject({ failed: 0 });
+    const items = subs.map((s) => s.item);
+    const batches = [items.slice(0, 6), items.slice(4, 10), [...items.slice(0, 3), ...items.slice(7, 10)], items.slice(2, 8)];
+    const failures = await Promise.all(batches.map(async (batch) => {
+      const failed = await runDueBatch(batch);
+      return failed.length === 0 ? [] : runDueBatch(failed.map((f) => f.item)); // received again, as the queue would
+    }));
+    expect(failures.flat()).toEqual([]);
     for (const s of subs) expect(await invoicesOf(s.customerId)).toHaveLength(1);
     expect(gapless(await allNumbers())).toBe(true);
+  });
+
+  it('a batch whose numbers another invoice took meanwhile is renumbered from the cancellation and written again, without reading the entity', async () => {
+    const subs = await Promise.all(Array.from({ length: 4 }, () => dueSubscription()));
+    const other = await subscriber(client);
+    const calls: string[] = [];
+    let raced = false;
+    setAfterSendHook(async (name) => {
+      calls.push(name);
+      // Right after the batch read its customers and entity: another invoice takes the entity's next number.
+      if (name === 'BatchGetItemCommand' && calls.filter((c) => c === name).length === 2 && !raced) {
+        raced = true;
+        const taken = await client.post('/v1/invoices', { customer_id: other.id, status: 'to_pay', line_items: [{ name: 'Service', unit_amount: 1_000 }] });
+        expect(taken.status).toBe(201);
+        calls.push('(the other invoice)');
+      }
+    });
+    try {
+      expect(await runDueBatch(subs.map((s) => s.item))).toEqual([]);
+    } finally {
+      setAfterSendHook(undefined);
+    }
+    // The other invoice took the number the batch had read, so the batch's first transaction was cancelled; what
+    // followed (the hook sees calls that succeed) is the one that committed: no read of the entity in between.
+    expect(calls.slice(calls.indexOf('(the other invoice)') + 1)).toEqual(['TransactWriteItemsCommand']);
+    const numberOf = async (customerId: string) => Number(/(\d+)$/.exec((await invoicesOf(customerId))[0]!.number)![1]);
+    const first = await numberOf(other.id);
+    expect((await Promise.all(subs.map((s) => numberOf(s.customerId)))).sort((a, b) => a - b)).toEqual([first + 1, first + 2, first + 3, first + 4]);
+    expect(gapless(await allNumbers())).toBe(true);
+  });
+
+  it("an entity's renewals share one message group, so the queue hands them to one worker at a time", async () => {
+    const [a, b] = await Promise.all([dueSubscription(), dueSubscription()]);
+    expect(a.item.group).toBe(entityId);
+    expect(groupId(a.item)).toBe(groupId(b.item));
+    expect(groupId(a.item)).not.toBe(groupId({ ...a.item, workspace: 'ws_other' }));
+    await runDueWork(clock.now(), mine());
   });
 });
 
@@ -210,7 +280,7 @@ describe('what a tick queues', () => {
 });
 
 describe('the SQS sender', () => {
-  it('sends batches of 10, grouped per item and deduplicated per item and due date', async () => {
+  it('sends batches of 10, grouped per item (or per group) and deduplicated per item and due date', async () => {
     const sent: { Entries: { Id: string; MessageBody: string; MessageGroupId: string; MessageDeduplicationId: string }[] }[] = [];
     const fake = { send: async (command: { input: (typeof sent)[number] }) => (sent.push(command.input), { Failed: [] }) } as unknown as SQSClient;
     const item = (i: number): DueItem => ({ workspace: 'ws_a', kind: 'subscription_billing', id: `sub_${i}`, pk: `WS#ws_a#SUB#sub_${i}`, sk: 'SUB', due: `2026-12-01T00:00:00.000Z#subscription_billing#sub_${i}` });
@@ -221,6 +291,7 @@ describe('the SQS sender', () => {
     const entries = sent.flatMap((b) => b.Entries);
     expect(entries.map((e) => JSON.parse(e.MessageBody).id).sort()).toEqual(items.map((i) => i.id).sort());
     expect(new Set(entries.map((e) => e.MessageGroupId)).size).toBe(23);
+    expect(entries.find((e) => JSON.parse(e.MessageBody).id === 'sub_0')!.MessageGroupId).toBe(groupId(item(0)));
     expect(entries.find((e) => JSON.parse(e.MessageBody).id === 'sub_0')!.MessageDeduplicationId).toBe(deduplicationId(item(0)));
     // The same item due at another date is another piece of work.
     expect(deduplicationId({ ...item(0), due: 'later' })).not.toBe(deduplicationId(item(0)));

@@ -6,7 +6,7 @@ import { withCollection } from '../collection/payable';
 import type { CollectionMethod } from '../collection/settings';
 import { addDays, paymentDelay } from './dates';
 import { graceDueKeys, invoiceListFields, type InvoiceItem } from './invoice';
-import { takeNumber } from './numbering';
+import { numberOf, takeNumber } from './numbering';
 
 export interface Issued {
   invoice: InvoiceItem;
@@ -38,4 +38,14 @@ export function issue(ctx: Ctx, draft: InvoiceItem, entity: EntityItem, customer
   if (grace > 0) Object.assign(invoice, graceDueKeys(ctx, invoice));
   // Payable now: its collection is decided in this same write (the subscription's choice first).
   return { invoice: withCollection(ctx, invoice, customer, entity, options.collectionMethod), numbering: taken.item };
+}
+
+/**
+ * The same issued invoice numbered `sequence` in its entity's series: a batch whose transaction lost the counter to
+ * another taker is written again under the numbers now free, without building its invoices again.
+ */
+export function renumbered(invoice: InvoiceItem, entity: EntityItem, sequence: number): InvoiceItem {
+  const next: InvoiceItem = { ...invoice, number: numberOf(entity, invoice.type, sequence, new Date(invoice.emitted_at!)) };
+  next.lf = invoiceListFields(next);
+  return next;
 }

@@ -37,8 +37,20 @@ export interface TakenNumber {
  * the old counter must retry rather than write it back.
  */
 export function takeNumber(ctx: Ctx, entity: EntityItem, type: InvoiceType, issuedAt: Date): TakenNumber {
-  const sequence = SEQUENCES[type];
-  return { number: formatNumber(entity[sequence.pattern], entity[sequence.counter], issuedAt, entity.timezone), item: takeNumbers(ctx, entity, type, 1) };
+  return { number: numberOf(entity, type, entity[SEQUENCES[type].counter], issuedAt), item: takeNumbers(ctx, entity, type, 1) };
+}
+
+/** The number `sequence` of the entity's series of `type`, as its pattern writes it for a document issued at `issuedAt`. */
+export function numberOf(entity: EntityItem, type: InvoiceType, sequence: number, issuedAt: Date): string {
+  return formatNumber(entity[SEQUENCES[type].pattern], sequence, issuedAt, entity.timezone);
+}
+
+/** Whether `later` is `earlier` with nothing changed but its numbering counters (and so its version). */
+export function onlyNumbersMoved(earlier: EntityItem, later: EntityItem): boolean {
+  const moving = new Set<string>([...Object.values(SEQUENCES).map((s) => s.counter), '_version']);
+  const rest = (entity: EntityItem) => Object.entries(entity).filter(([name]) => !moving.has(name));
+  const before = rest(earlier);
+  return before.length === rest(later).length && before.every(([name, value]) => JSON.stringify(value) === JSON.stringify((later as unknown as Record<string, unknown>)[name]));
 }
 
 /**
@@ -57,6 +69,8 @@ export function takeNumbers(ctx: Ctx, entity: EntityItem, type: InvoiceType, cou
       ConditionExpression: '#counter = :current',
       ExpressionAttributeNames: { '#counter': sequence.counter, '#v': '_version' },
       ExpressionAttributeValues: { ':current': current, ':next': current + count, ':one': 1 },
+      // A taker that lost the race learns where the counter stands from the cancellation, without reading it again.
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }

@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { chunksOf, eachLimited } from '../../concurrency';
+import { chunksOf, eachLimited, pushTo } from '../../concurrency';
 import { deduplicationId, groupId, type DueItem } from './due-item';
 
 /**
@@ -57,13 +57,24 @@ export interface Drained {
   failed: number;
 }
 
+interface Waiting {
+  item: DueItem;
+  receives: number;
+}
+
 /**
  * The local stand-in for the queue and its worker function: `drain` runs `workers` loops that each take the next
- * item and run it; an item whose run throws goes back to the queue (as an SQS message does when its visibility
- * timeout ends) until it has been received `maxReceives` times, then to `deadLetters`.
+ * items and run them. As on SQS FIFO, a message group (groupId: an item, or an entity's renewals) is handed to one
+ * worker at a time: a worker takes waiting items of groups no other worker holds, and a worker that finds only held
+ * groups waits for one to be released. An item whose run throws goes back to its group (as an SQS message does when
+ * its visibility timeout ends) until it has been received `maxReceives` times, then to `deadLetters`.
  */
 export class LocalDueQueue implements DueQueue {
-  private waiting: { item: DueItem; receives: number }[] = [];
+  /** Waiting items by group, groups in the order they were first sent. */
+  private groups = new Map<string, Waiting[]>();
+  private held = new Set<string>();
+  private waitingCount = 0;
+  private released: () => void = () => {};
   readonly deadLetters: DueItem[] = [];
 
   constructor(private readonly options: LocalQueueOptions) {
@@ -71,11 +82,32 @@ export class LocalDueQueue implements DueQueue {
   }
 
   async send(items: readonly DueItem[]): Promise<void> {
-    this.waiting.push(...items.map((item) => ({ item, receives: 0 })));
+    for (const item of items) this.requeue({ item, receives: 0 });
   }
 
   get pending(): number {
-    return this.waiting.length;
+    return this.waitingCount;
+  }
+
+  private requeue(waiting: Waiting): void {
+    pushTo(this.groups, groupId(waiting.item), waiting);
+    this.waitingCount += 1;
+  }
+
+  /** Up to `size` waiting items, from the first groups no worker holds, which this worker then holds. */
+  private take(size: number): { batch: Waiting[]; groups: string[] } {
+    const batch: Waiting[] = [];
+    const groups: string[] = [];
+    for (const [group, waiting] of this.groups) {
+      if (batch.length >= size) break;
+      if (this.held.has(group)) continue;
+      batch.push(...waiting.splice(0, size - batch.length));
+      groups.push(group);
+      this.held.add(group);
+      if (waiting.length === 0) this.groups.delete(group);
+    }
+    this.waitingCount -= batch.length;
+    return { batch, groups };
   }
 
   /** Each worker takes one item at a time and runs `work` on it; an item whose run throws is received again. */
@@ -99,7 +131,16 @@ export class LocalDueQueue implements DueQueue {
   ): Promise<Drained> {
     const result: Drained = { received: 0, done: 0, failed: 0 };
     const worker = async () => {
-      for (let batch = this.waiting.splice(0, batchSize); batch.length > 0; batch = this.waiting.splice(0, batchSize)) {
+      while (this.waitingCount > 0 || this.held.size > 0) {
+        const { batch, groups } = this.take(batchSize);
+        if (batch.length === 0) {
+          // Every waiting item's group is held (or nothing waits, but a held batch may fail back): wait for a release.
+          await new Promise<void>((resolve) => {
+            const before = this.released;
+            this.released = () => (before(), resolve());
+          });
+          continue;
+        }
         for (const next of batch) {
           if (next.receives === 0) result.received += 1;
           next.receives += 1;
@@ -109,12 +150,16 @@ export class LocalDueQueue implements DueQueue {
         for (const { item, error } of failures) onError?.(item, error);
         for (const next of batch) {
           if (!failed.has(next.item)) result.done += 1;
-          else if (next.receives < this.options.maxReceives) this.waiting.push(next);
+          else if (next.receives < this.options.maxReceives) this.requeue(next);
           else {
             this.deadLetters.push(next.item);
             result.failed += 1;
           }
         }
+        for (const group of groups) this.held.delete(group);
+        const release = this.released;
+        this.released = () => {};
+        release();
       }
     };
     await Promise.all(Array.from({ length: this.options.workers }, worker));

@@ -2,12 +2,13 @@ import type { Ctx } from '../../context';
 import { chunksOf } from '../../concurrency';
 import { batchGet, counterUpdate } from '../../db/pagination';
 import { getItem } from '../../db/items';
-import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
+import { ConditionFailed, transactWrite } from '../../db/transactions';
 import { ServiceUnavailable } from '../../errors';
 import { customerItemKey, type CustomerItem } from '../customers/customer';
 import { renewalInvoiceWrites } from '../invoices/create';
 import { INVOICE } from '../invoices/invoice';
-import { takeNumbers } from '../invoices/numbering';
+import { renumbered } from '../invoices/issue';
+import { onlyNumbersMoved, takeNumbers } from '../invoices/numbering';
 import { entityItemKey, type EntityItem } from '../invoicing-entities/invoicing-entity';
 import { advanceItem, billingStep, trialNotice, type BillingStep } from './billing';
 import { usageReads } from './metered';
@@ -40,39 +41,64 @@ function simpleRenewal(ctx: Ctx, s: SubscriptionItem, now: string): Plan | undef
   return { s, step };
 }
 
-/** Attempts of one batch while only the numbering counter moved under it (another batch or invoice took numbers). */
-const NUMBERING_ATTEMPTS = 10;
+/**
+ * Attempts of one batch while only the numbering counter moved under it. Each lost race means another taker's numbers
+ * were committed, and a retry costs one transaction, so a batch can afford to outlast many concurrent ones.
+ */
+const NUMBERING_ATTEMPTS = 25;
+
+type RenewalWrites = ReturnType<typeof renewalInvoiceWrites>;
+
+/** The batch's invoices, numbered from the entity's counter in the order of the batch. */
+function batchWrites(ctx: Ctx, entity: EntityItem, batch: Plan[]): RenewalWrites[] {
+  return batch.map((p, i) =>
+    renewalInvoiceWrites(
+      ctx,
+      { customer_id: p.s.customer_id, invoicing_entity_id: entity.id, currency: p.s.currency, status: 'to_pay', period_starts_at: p.step.period.starts_at, period_ends_at: p.step.period.ends_at },
+      { lines: p.step.lines, coupons: p.step.coupons, subscriptionId: p.s.id, collectionMethod: p.s.collection_method, continuing: true, also: [advanceItem(p.step.next, p.s)], customer: summaryAlso(p.step.next) },
+      { customer: p.customer, entity: { ...entity, next_invoice_number: entity.next_invoice_number + i } },
+    ),
+  );
+}
+
+/** The same writes with the invoices numbered from where the entity's counter now stands. */
+function renumberedWrites(writes: RenewalWrites[], entity: EntityItem): RenewalWrites[] {
+  return writes.map((w, i) => {
+    const invoice = renumbered(w.invoice, entity, entity.next_invoice_number + i);
+    return { invoice, items: w.items.map((item) => (item.Put?.Item === w.invoice ? { Put: { ...item.Put, Item: invoice } } : item)) };
+  });
+}
+
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
 
 /**
- * One batch's transaction on `entity` as read; when only the entity's counter moved (its condition failed, or a
- * conflict), the entity is read again and the batch written again after a jittered backoff, as retryOnRace does.
+ * One batch's transaction on `entity` as read. When only the entity's counter moved (another batch or invoice took
+ * numbers first), its cancellation returns the entity as it stands: the invoices are renumbered from there and the
+ * transaction sent again at once, so a retry's window is one round trip. A conflict without the entity backs off and
+ * reads it; an entity edited meanwhile (its pattern, its details) has the invoices built again.
  * Returns the entity as the batch left it, or undefined when the batch wrote nothing and must be billed alone.
  */
 async function writeBatch(ctx: Ctx, read: EntityItem, batch: Plan[]): Promise<EntityItem | undefined> {
-  let entity: EntityItem | undefined = read;
-  for (let attempt = 0; entity; attempt++) {
-    const base: number = entity.next_invoice_number;
-    let items: TransactItem[] = [];
+  let entity = read;
+  let writes = batchWrites(ctx, entity, batch);
+  for (let attempt = 0; ; attempt++) {
+    const items = [...writes.flatMap((w) => w.items), counterUpdate(ctx, INVOICE, batch.length), takeNumbers(ctx, entity, 'invoice', batch.length)];
     try {
-      const writes = batch.map((p, i) =>
-        renewalInvoiceWrites(
-          ctx,
-          { customer_id: p.s.customer_id, invoicing_entity_id: entity!.id, currency: p.s.currency, status: 'to_pay', period_starts_at: p.step.period.starts_at, period_ends_at: p.step.period.ends_at },
-          { lines: p.step.lines, coupons: p.step.coupons, subscriptionId: p.s.id, collectionMethod: p.s.collection_method, continuing: true, also: [advanceItem(p.step.next, p.s)], customer: summaryAlso(p.step.next) },
-          { customer: p.customer, entity: { ...entity!, next_invoice_number: base + i } },
-        ),
-      );
-      items = [...writes.flatMap((w) => w.items), counterUpdate(ctx, INVOICE, batch.length), takeNumbers(ctx, entity, 'invoice', batch.length)];
       await transactWrite(items);
-      return { ...entity, next_invoice_number: base + batch.length, _version: entity._version + 1 };
+      return { ...entity, next_invoice_number: entity.next_invoice_number + batch.length, _version: entity._version + 1 };
     } catch (error) {
       const numberTaken = (error instanceof ConditionFailed && error.index === items.length - 1) || error instanceof ServiceUnavailable;
       if (!numberTaken || attempt + 1 >= NUMBERING_ATTEMPTS) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
-      entity = await getItem<EntityItem>(entityItemKey(ctx, entity.id), true);
+      let latest = error instanceof ConditionFailed ? (error.item as EntityItem | undefined) : undefined;
+      if (!latest) {
+        await backoff(attempt);
+        latest = await getItem<EntityItem>(entityItemKey(ctx, entity.id), true);
+        if (!latest) return undefined;
+      }
+      writes = onlyNumbersMoved(entity, latest) ? renumberedWrites(writes, latest) : batchWrites(ctx, latest, batch);
+      entity = latest;
     }
   }
-  return undefined;
 }
 
 /**

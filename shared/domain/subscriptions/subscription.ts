@@ -150,8 +150,8 @@ export function dueAt(s: DueFields): string {
   return candidates.sort()[0]!;
 }
 
-export const billingDueKeys = (ctx: Ctx, item: DueFields & Pick<SubscriptionItem, 'id'>) =>
-  dueIndexKeys(ctx, dueAt(item), SUBSCRIPTION_BILLING, item.id);
+export const billingDueKeys = (ctx: Ctx, item: DueFields & Pick<SubscriptionItem, 'id' | 'invoicing_entity_id'>) =>
+  dueIndexKeys(ctx, dueAt(item), SUBSCRIPTION_BILLING, item.id, item.invoicing_entity_id);
 
 /** What the list filters see. */
 export const subscriptionListFields = (s: Pick<SubscriptionItem, 'status' | 'customer_id'>) => ({ status: s.status, customer_id: s.customer_id });
