@@ -29,8 +29,9 @@ export const dueWorker = {
   /** An item takes tens of milliseconds (a renewal: 3 DynamoDB calls, its transaction retried under contention). */
   timeout: Duration.seconds(60),
   /**
-   * Concurrent worker invocations at most. The numbering counter of an invoicing entity takes one transaction at a
-   * time (~50–100 a second on AWS): more workers on one entity's renewals only conflict more (docs/benchmarks.md).
+   * Concurrent worker invocations at most. An entity's renewals are one message group, so one invocation at a time
+   * bills them (its numbering counter takes one transaction at a time): more workers serve more entities and the
+   * other kinds of work (docs/scheduled-work.md).
    */
   maxConcurrency: 16,
   /** Receives before an item is dead-lettered: a transient failure is retried, a poison item stops being. */
@@ -42,8 +43,8 @@ export const dueQueueVisibility = Duration.seconds(6 * dueWorker.timeout.toSecon
 
 /**
  * Time-driven work (DESIGN.md §16): an EventBridge rule runs the scheduled function every minute; it scans the sparse
- * scheduling index (gsi4) and queues each due item on an SQS FIFO queue (grouped per item, deduplicated per item and
- * due date), which the worker function consumes with partial batch failures; an item failing `maxReceiveCount`
+ * scheduling index (gsi4) and queues each due item on an SQS FIFO queue (grouped per item or per entity's renewals,
+ * deduplicated per item and due date), which the worker function consumes with partial batch failures; an item failing `maxReceiveCount`
  * times goes to a dead-letter queue, alarmed on (lib/monitoring.ts).
  */
 export class Scheduler extends Construct {
@@ -61,7 +62,7 @@ export class Scheduler extends Construct {
     });
     this.queue = secureQueue(this, 'DueWork', encryptionKey, {
       fifo: true,
-      // High-throughput FIFO: ordering and deduplication per message group (one group per item).
+      // High-throughput FIFO: ordering and deduplication per message group (an item, or an entity's renewals).
       deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
       fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
       visibilityTimeout: dueQueueVisibility,
@@ -91,6 +92,8 @@ export class Scheduler extends Construct {
       operations,
     });
     this.worker.bindTable(table, workerTableAccess[dueWorker.id]);
+    // A failed message's visibility is shortened (functions/schedules/work.ts): consuming the queue allows it.
+    this.worker.fn.addEnvironment(dueQueueUrlEnv, this.queue.queueUrl);
     this.worker.fn.addEventSource(
       new SqsEventSource(this.queue, { batchSize: dueWorker.batchSize, reportBatchItemFailures: true, maxConcurrency: dueWorker.maxConcurrency }),
     );

@@ -1,30 +1,42 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { DueItem } from '../../shared/domain/schedules/due-item';
+import { dueQueueUrlEnv, retrySooner } from '../../shared/domain/schedules/due-queue';
 import { runDueBatch } from '../../shared/domain/schedules/run-due';
 import { linkKeyReady } from '../../shared/pages/link-key';
 
 /**
  * The worker function: a batch of due items from the SQS FIFO queue the scheduled function fills, run by
  * `runDueBatch` (a workspace's renewals together, one transaction and one run of invoice numbers per entity; the rest
- * one by one). From the first record that failed (or could not be read) on, every record is reported as a batch
- * item failure, as a FIFO queue asks; SQS delivers them again after their visibility timeout and dead-letters an item
- * after maxReceiveCount receives (lib/scheduler.ts). Each kind of work is conditioned on its item's state, so an item
- * that committed and then crashed, a duplicate, or a done item reported again changes nothing the second time.
+ * one by one). Only the records that failed (or could not be read) are reported as batch item failures: no kind of
+ * work depends on the order of another, so the ones after a failure stand. A failed record is delivered again after
+ * retryDelaySeconds rather than the queue's visibility timeout, since it holds back its message group (an entity's
+ * renewals) until then; SQS dead-letters it after maxReceiveCount receives (lib/scheduler.ts). Each kind of work is
+ * conditioned on its item's state, so an item that committed and then crashed, a duplicate, or a done item reported
+ * again changes nothing the second time.
  */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  await linkKeyReady(); // invoices in events carry signed page links
-  const parsed = event.Records.map((record) => ({ record, item: parse(record.body) }));
-  const unreadable = parsed.findIndex((p) => !p.item);
-  const readable = unreadable < 0 ? parsed : parsed.slice(0, unreadable);
-  const failures = await runDueBatch(readable.map((p) => p.item!));
-  for (const { item, error } of failures) {
-    console.error(JSON.stringify({ level: 'error', scheduled: item.kind, id: item.id, workspace: item.workspace, error: String(error) }));
-  }
-  const failed = new Set(failures.map((f) => f.item));
-  const firstFailed = parsed.findIndex((p) => !p.item || failed.has(p.item));
-  if (unreadable >= 0) console.error(JSON.stringify({ level: 'error', messageId: parsed[unreadable]!.record.messageId, error: 'unreadable due item' }));
-  return { batchItemFailures: firstFailed < 0 ? [] : parsed.slice(firstFailed).map((p) => ({ itemIdentifier: p.record.messageId })) };
-};
+export function dueWorkHandler(sqs = new SQSClient({})) {
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    await linkKeyReady(); // invoices in events carry signed page links
+    const parsed = event.Records.map((record) => ({ record, item: parse(record.body) }));
+    for (const { record } of parsed.filter((p) => !p.item)) console.error(JSON.stringify({ level: 'error', messageId: record.messageId, error: 'unreadable due item' }));
+    const failures = await runDueBatch(parsed.flatMap((p) => (p.item ? [p.item] : [])));
+    for (const { item, error } of failures) {
+      console.error(JSON.stringify({ level: 'error', scheduled: item.kind, id: item.id, workspace: item.workspace, error: String(error) }));
+    }
+    const failed = new Set(failures.map((f) => f.item));
+    const records = parsed.filter((p) => !p.item || failed.has(p.item)).map((p) => p.record);
+    const queueUrl = process.env[dueQueueUrlEnv];
+    if (queueUrl && records.length > 0) {
+      const messages = records.map((r) => ({ receiptHandle: r.receiptHandle, receiveCount: Number(r.attributes?.ApproximateReceiveCount) || 1 }));
+      // Best effort: if SQS refuses, the queue's visibility timeout applies.
+      await retrySooner(queueUrl, messages, sqs).catch((error) => console.warn(JSON.stringify({ level: 'warn', message: 'visibility not shortened', error: String(error) })));
+    }
+    return { batchItemFailures: records.map((r) => ({ itemIdentifier: r.messageId })) };
+  };
+}
+
+export const handler = dueWorkHandler();
 
 function parse(body: string): DueItem | undefined {
   try {

@@ -64,7 +64,7 @@ export function billingReport(b: BillingResults): string {
       `${b.described.join(', then ')} (metered on template subscriptions billed together).`,
     '',
     'The floor: that sequence sent directly with as many loops in flight as the run has batches in flight, each loop on its own 10 template subscriptions of its own entity (billed together before the run), ' +
-      `${n(b.floorCounts.measured)} renewals after ${n(b.floorCounts.warmup)} unrecorded ones, timed after the run; its transaction rebuilt on what its reads returned (new ` +
+      `${n(b.floorCounts.measured)} renewals after ${n(b.floorCounts.warmup)} unrecorded ones sent before the run (so both meet DynamoDB Local warm), timed after the run; its transaction rebuilt on what its reads returned (new ` +
       "invoice ids and the numbers their places take from the entity's counter read, the subscriptions' versions and dates read). When the numbering counter's condition " +
       'fails, the transaction is sent again at once, renumbered from the entity its cancellation returns (after a conflict, from a GetItem after the domain\'s jittered backoff), ' +
       "as the domain does. Numbering retries are the TransactWriteItems cancelled on an entity item (its condition failed, or a " +

@@ -122,10 +122,13 @@ type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 /** Counts transactions cancelled on the invoicing entity's item (the numbering counter), on the shared client. */
 const NUMBERING_PROBE = 'benchNumberingRetries';
 let numberingRetries = 0;
+/** Milliseconds spent in DynamoDB calls, summed (with one worker, the run's time waiting on DynamoDB). */
+let inCalls = 0;
 function installNumberingProbe(): void {
   if (db.middlewareStack.identify().some((m) => m.startsWith(NUMBERING_PROBE))) return;
   db.middlewareStack.add(
     (next, context) => async (args) => {
+      const started = performance.now();
       try {
         return await next(args);
       } catch (error) {
@@ -136,6 +139,8 @@ function installNumberingProbe(): void {
           if (at >= 0 && ['ConditionalCheckFailed', 'TransactionConflict'].includes(reasons[at]?.Code ?? '')) numberingRetries += 1;
         }
         throw error;
+      } finally {
+        inCalls += performance.now() - started;
       }
     },
     { step: 'initialize', name: NUMBERING_PROBE },
@@ -186,7 +191,11 @@ function floorRound(ctx: Ctx, requests: MeteredRequest[]) {
       if (entry.Put && entry.Put.Item!.sk === 'SUB') {
         const subscription = byId.get(entry.Put.Item!.id as string)!;
         const values = { ':at': subscription.next_billing_at, ':v': subscription._version };
-        return { Put: { ...entry.Put, Item: { ...subscription, _version: subscription._version + 1 }, ExpressionAttributeValues: values } };
+        // As a renewal moves it to its next billing date, and its scheduling-index entry with it: the template's
+        // written item, a millisecond later each round, so the index is rewritten as the run's renewals rewrite it.
+        const written = entry.Put.Item as SubscriptionItem;
+        const next = { ...written, _version: subscription._version + 1, next_billing_at: new Date(Date.parse(subscription.next_billing_at!) + 1).toISOString() };
+        return { Put: { ...entry.Put, Item: { ...next, ...billingDueKeys(ctx, next) }, ExpressionAttributeValues: values } };
       }
       if (entry.Update && (entry.Update.Key as { sk: string }).sk === 'IVE') {
         return { Update: { ...entry.Update, ExpressionAttributeValues: { ...entry.Update.ExpressionAttributeValues, ':current': base, ':next': base + renewals } } };
@@ -348,18 +357,9 @@ async function measureWorkers(bench: BillingBench, { workers, entities }: Billin
   uninstallMeter();
   const sequence = described ?? metered[0]!.requests.map((r) => describe(r.command, r.input));
 
-  const calls = dynamoCallCount();
-  const retries = numberingRetries;
-  const started = performance.now();
-  const result = await runDueWork(new Date(), only, { workers, maxReceives: MAX_RECEIVES });
-  const seconds = (performance.now() - started) / 1000;
-  const run: WorkerRun['run'] = {
-    ...result, seconds, perSecond: result.done / seconds, callsPerRenewal: (dynamoCallCount() - calls) / bench.subscriptions, numberingRetries: numberingRetries - retries,
-  };
-
-  // The floor, after the run (both meet DynamoDB Local warm): as many loops in flight as the queue runs batches at
-  // once, each on its own batch of templates in its own entity (billed already, so never due again), batches taken
-  // from one shared count.
+  // The floor: as many loops in flight as the queue runs batches at once, each on its own batch of templates in its
+  // own entity (billed already, so never due again), batches taken from one shared count. Its warm-up rounds go
+  // before the run, so both meet DynamoDB Local warm; its measured rounds after.
   const rounds = metered.map((m) => floorRound(ctx, m.requests));
   const perRound = rounds[0]!.renewals;
   const floorLoops = async (renewals: number) => {
@@ -370,11 +370,25 @@ async function measureWorkers(bench: BillingBench, { workers, entities }: Billin
     return next - rounds.length;
   };
   await floorLoops(bench.floorCounts.warmup);
+
+  const calls = dynamoCallCount();
+  const retries = numberingRetries;
+  const waited = inCalls;
+  const started = performance.now();
+  const result = await runDueWork(new Date(), only, { workers, maxReceives: MAX_RECEIVES });
+  const seconds = (performance.now() - started) / 1000;
+  const run: WorkerRun['run'] = {
+    ...result, seconds, perSecond: result.done / seconds, callsPerRenewal: (dynamoCallCount() - calls) / bench.subscriptions, numberingRetries: numberingRetries - retries,
+  };
+
+  console.error(`  run: ${seconds.toFixed(1)} s, of which ${((inCalls - waited) / 1000).toFixed(1)} s in DynamoDB calls (summed)`);
+  const floorWaited = inCalls;
   const floorCalls = dynamoCallCount();
   const floorRetries = numberingRetries;
   const floorStarted = performance.now();
   const floorRounds = await floorLoops(bench.floorCounts.measured);
   const floorSeconds = (performance.now() - floorStarted) / 1000;
+  console.error(`  floor: ${floorSeconds.toFixed(1)} s, of which ${((inCalls - floorWaited) / 1000).toFixed(1)} s in DynamoDB calls (summed)`);
   const floorRenewals = floorRounds * perRound;
   const floor: WorkerRun['floor'] = {
     rounds: floorRenewals, seconds: floorSeconds, perSecond: floorRenewals / floorSeconds,

@@ -54,10 +54,10 @@ const BILLING = {
   subscriptions: 10_000,
   runs: [{ workers: 1, entities: 1 }, { workers: 4, entities: 1 }, { workers: 16, entities: 1 }, { workers: 16, entities: 16 }],
   seedConcurrency: 4,
-  floorCounts: { warmup: 50, measured: 1_000 },
+  floorCounts: { warmup: 300, measured: 1_000 },
 };
 // The billing part on fewer renewals (`BENCH_BILLING_SUBSCRIPTIONS=1000 BENCH_BILLING_FLOOR_ROUNDS=500 npm run bench -- --only billing`): a quick try, or a loaded machine.
-if (process.env.BENCH_BILLING_SUBSCRIPTIONS) Object.assign(BILLING, { subscriptions: Number(process.env.BENCH_BILLING_SUBSCRIPTIONS), floorCounts: { warmup: 20, measured: Number(process.env.BENCH_BILLING_FLOOR_ROUNDS ?? 200) } });
+if (process.env.BENCH_BILLING_SUBSCRIPTIONS) Object.assign(BILLING, { subscriptions: Number(process.env.BENCH_BILLING_SUBSCRIPTIONS), floorCounts: { warmup: 100, measured: Number(process.env.BENCH_BILLING_FLOOR_ROUNDS ?? 200) } });
 // Some runs only, as workers×entities (`BENCH_BILLING_RUNS=16x1,16x16`).
 if (process.env.BENCH_BILLING_RUNS) {
   Object.assign(BILLING, { runs: process.env.BENCH_BILLING_RUNS.split(',').map((run) => ({ workers: Number(run.split('x')[0]), entities: Number(run.split('x')[1] ?? 1) })) });

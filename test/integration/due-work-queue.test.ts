@@ -1,9 +1,10 @@
 import type { SQSEvent } from 'aws-lambda';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { handler as work } from '../../functions/schedules/work';
+import { dueWorkHandler, handler as work } from '../../functions/schedules/work';
+import { dueQueueVisibility } from '../../lib/scheduler';
 import { setAfterSendHook } from '../../shared/db/client';
 import { deduplicationId, findDueItems, groupId, type DueItem } from '../../shared/domain/schedules/due-item';
-import { LocalDueQueue, sqsDueQueue } from '../../shared/domain/schedules/due-queue';
+import { dueQueueUrlEnv, LocalDueQueue, retryDelaySeconds, sqsDueQueue } from '../../shared/domain/schedules/due-queue';
 import { SWEEP_EVERY_MINUTES, TICK_LOOKBACK_MS, tickWindow } from '../../shared/domain/schedules/enqueue-due';
 import { runDueBatch, runDueItem, runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
@@ -45,7 +46,7 @@ async function dueSubscription(): Promise<{ customerId: string; subscriptionId: 
 
 /** An SQS event of these messages (a string is sent as it is: a malformed body). */
 const sqsEvent = (...items: (DueItem | string)[]): SQSEvent => ({
-  Records: items.map((item, i) => ({ messageId: `m${i}`, body: typeof item === 'string' ? item : JSON.stringify(item) }) as SQSEvent['Records'][number]),
+  Records: items.map((item, i) => ({ messageId: `m${i}`, receiptHandle: `r${i}`, body: typeof item === 'string' ? item : JSON.stringify(item) }) as SQSEvent['Records'][number]),
 });
 
 /** Throws once, right after the first TransactWriteItems that committed: the worker dies with the invoice written. */
@@ -75,15 +76,25 @@ describe('the SQS worker function', () => {
     expect((await client.get(`/v2/subscriptions/${subscriptionId}`)).body.next_billing_at > clock.now().toISOString()).toBe(true);
   });
 
-  it('a failed item fails the ones after it in the batch, undone (a FIFO group keeps its order); the ones before stay done', async () => {
+  it('only the failed and unreadable messages are reported; the ones after them stand; a failed one comes back in 30 s, doubling, not after the visibility timeout', async () => {
     const first = await dueSubscription();
     const second = await dueSubscription();
-    const result = await work(sqsEvent(first.item, '{not json', second.item));
-    expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['m1', 'm2']);
+    const changes: { QueueUrl: string; Entries: { ReceiptHandle: string; VisibilityTimeout: number }[] }[] = [];
+    const fake = { send: async (command: { input: (typeof changes)[number] }) => (changes.push(command.input), {}) } as unknown as SQSClient;
+    process.env[dueQueueUrlEnv] = 'https://sqs.example/due.fifo';
+    try {
+      const event = sqsEvent(first.item, '{not json', second.item);
+      event.Records[1]!.attributes = { ApproximateReceiveCount: '3' } as SQSEvent['Records'][number]['attributes'];
+      const result = await dueWorkHandler(fake)(event);
+      expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['m1']);
+      expect(changes).toEqual([{ QueueUrl: 'https://sqs.example/due.fifo', Entries: [{ Id: '0', ReceiptHandle: 'r1', VisibilityTimeout: 120 }] }]);
+    } finally {
+      delete process.env[dueQueueUrlEnv];
+    }
     expect(await invoicesOf(first.customerId)).toHaveLength(1);
-    expect(await invoicesOf(second.customerId)).toHaveLength(0);
-    expect(await work(sqsEvent(second.item))).toEqual({ batchItemFailures: [] });
     expect(await invoicesOf(second.customerId)).toHaveLength(1);
+    expect([1, 2, 3, 4, 5, 6].map(retryDelaySeconds)).toEqual([30, 60, 120, 240, 300, 300]);
+    expect(retryDelaySeconds(5)).toBeLessThan(dueQueueVisibility.toSeconds());
   });
 });
 

@@ -11,9 +11,14 @@ const SEQUENCES = {
   document: { pattern: 'document_number_pattern', counter: 'next_document_number' },
 } as const;
 
+/** One formatter per zone: building one costs more than formatting with it, and a billing run numbers thousands. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar date of `at` in `timeZone`, as [YYYY, MM, DD]. */
 function localDate(at: Date, timeZone: string): [string, string, string] {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
+  let format = dateFormats.get(timeZone);
+  if (!format) dateFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  const parts = format.formatToParts(at);
   const part = (type: string) => parts.find((p) => p.type === type)!.value;
   return [part('year'), part('month'), part('day')];
 }
