@@ -159,21 +159,44 @@ const numberingLost = (error: unknown, items: TransactItems): EntityItem | undef
   return reason.Item ? (unmarshall(reason.Item) as EntityItem) : undefined;
 };
 
+/** `value` with every id of `ids` in its strings (keys, attribute names and values) replaced: Sets and numbers kept. */
+function withIds(value: unknown, ids: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') {
+    let out = value;
+    for (const [from, to] of ids) if (out.includes(from)) out = out.replaceAll(from, to);
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v) => withIds(v, ids));
+  if (value instanceof Set) return new Set([...value].map((v) => withIds(v, ids)));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [withIds(k, ids), withIds(v, ids)]));
+  return value;
+}
+
+/** A renewal's two items a batch names: its subscription and its customer. */
+interface Renewal {
+  subscriptionId: string;
+  customerId: string;
+}
+
 /**
- * One worker batch's sequence sent directly, on template subscriptions billed together before the run (metered): the
- * BatchGetItem of the subscriptions, the BatchGetItem of their customers and entity, then the TransactWriteItems
- * rebuilt on what they returned (each invoice under a new id and the number its place gives it, each subscription's
- * Put on its version and billing date read, the entity's numbering Update on the number read). When the numbering
- * condition fails, the transaction is sent again at once renumbered from the entity its cancellation returned; after a
- * conflict, from a GetItem of the entity after the domain's jittered backoff: as the domain's writeBatch retries.
+ * One worker batch's sequence sent directly, on subscriptions of its own: the sequence the domain sent for a batch of
+ * template subscriptions (metered), with the templates' ids replaced by those of 10 other subscriptions and customers
+ * seeded for the floor (prepared before timing), so that each round reads and writes distinct items, as the run does.
+ * A round sends the BatchGetItem of the subscriptions, the BatchGetItem of their customers and entity, then the
+ * TransactWriteItems rebuilt on what they returned (each invoice under a new id and the number its place gives it,
+ * each subscription's Put moved to its next billing date on its version and billing date read, the entity's numbering
+ * Update on the number read). When the numbering condition fails, the transaction is sent again at once renumbered
+ * from the entity its cancellation returned; after a conflict, from a GetItem of the entity after the domain's
+ * jittered backoff: as the domain's writeBatch retries.
  */
-function floorRound(ctx: Ctx, requests: MeteredRequest[]) {
+function floorBatch(ctx: Ctx, requests: MeteredRequest[], templates: readonly Renewal[], own: readonly Renewal[]) {
   const commands = requests.map((r) => r.command).join(', ');
-  const [subscriptions, reads, write] = requests;
-  if (requests.length !== 3 || subscriptions?.command !== 'BatchGetItem' || reads?.command !== 'BatchGetItem' || write?.command !== 'TransactWriteItems') {
+  if (requests.length !== 3 || requests[0]!.command !== 'BatchGetItem' || requests[1]!.command !== 'BatchGetItem' || requests[2]!.command !== 'TransactWriteItems') {
     throw new Error(`a batch of renewals sent ${commands}: the floor expects BatchGetItem, BatchGetItem, TransactWriteItems`);
   }
-  const template = write.input.TransactItems as TransactItems;
+  const ids = new Map(templates.flatMap((t, i) => [[t.subscriptionId, own[i]!.subscriptionId], [t.customerId, own[i]!.customerId]]));
+  const [subscriptions, reads, write] = requests.map((r) => withIds(r.input, ids)) as [object, object, { TransactItems: TransactItems }];
+  const template = write.TransactItems;
   const renewals = template.filter((entry) => entry.Put?.Item?.sk === 'INV').length;
   // The invoice Puts, the subscriptions' Puts and the numbering Update, rebuilt on what the reads returned; then,
   // after a lost race, renumbered from the entity its cancellation returned (or a GetItem after a conflict).
@@ -191,11 +214,8 @@ function floorRound(ctx: Ctx, requests: MeteredRequest[]) {
       if (entry.Put && entry.Put.Item!.sk === 'SUB') {
         const subscription = byId.get(entry.Put.Item!.id as string)!;
         const values = { ':at': subscription.next_billing_at, ':v': subscription._version };
-        // As a renewal moves it to its next billing date, and its scheduling-index entry with it: the template's
-        // written item, a millisecond later each round, so the index is rewritten as the run's renewals rewrite it.
-        const written = entry.Put.Item as SubscriptionItem;
-        const next = { ...written, _version: subscription._version + 1, next_billing_at: new Date(Date.parse(subscription.next_billing_at!) + 1).toISOString() };
-        return { Put: { ...entry.Put, Item: { ...next, ...billingDueKeys(ctx, next) }, ExpressionAttributeValues: values } };
+        // The template's written item (moved to its next billing date, with its scheduling-index entry) on this version.
+        return { Put: { ...entry.Put, Item: { ...entry.Put.Item, _version: subscription._version + 1 }, ExpressionAttributeValues: values } };
       }
       if (entry.Update && (entry.Update.Key as { sk: string }).sk === 'IVE') {
         return { Update: { ...entry.Update, ExpressionAttributeValues: { ...entry.Update.ExpressionAttributeValues, ':current': base, ':next': base + renewals } } };
@@ -204,9 +224,9 @@ function floorRound(ctx: Ctx, requests: MeteredRequest[]) {
     });
   };
   const round = async () => {
-    const read = await db.send(new BatchGetCommand(subscriptions.input as never));
+    const read = await db.send(new BatchGetCommand(subscriptions as never));
     const byId = new Map(Object.values(read.Responses ?? {}).flat().map((item) => [item.id as string, item as SubscriptionItem]));
-    const got = await db.send(new BatchGetCommand(reads.input as never));
+    const got = await db.send(new BatchGetCommand(reads as never));
     const entity = Object.values(got.Responses ?? {}).flat().find((item) => item.sk === 'IVE') as EntityItem;
     const ids = Array.from({ length: renewals }, () => newId('inv'));
     let base = entity.next_invoice_number;
@@ -236,8 +256,10 @@ interface Seeded {
   ctx: Ctx;
   workspaceId: string;
   call: ReturnType<typeof apiClient>;
-  /** Subscriptions billed alone before the run (metered): one per floor loop. */
+  /** Subscriptions billed together before the run (metered): a batch per floor loop. */
   templates: SubscriptionItem[];
+  /** Each floor loop's own subscriptions, out of the scheduling index (the run never finds them), by batch. */
+  pools: Renewal[][][];
   /** The subscriptions the run bills. */
   ids: string[];
   seedSeconds: number;
@@ -247,9 +269,14 @@ interface Seeded {
  * A fresh workspace: an invoicing entity, a flat fee and a seat price, and one customer with its subscription made the
  * real way (`POST /v1/customers`, then `prepareSubscription`'s items in one transaction), read back; then `count` more
  * of each as exact copies with their own ids, keys and summaries (BatchWriteItem; the list counters moved by as many),
- * all starting now, so every one is due. The first `templates` of them are the floor's.
+ * all starting now, so every one is due. The first `templates` of them are the floor's templates, the next
+ * `loops × pool` its loops' own (not in the scheduling index: only the floor bills them).
  */
-async function seedWorkspace({ baseUrl, keys, seedConcurrency }: BillingBench, count: number, templates: number, entities: number): Promise<Seeded> {
+async function seedWorkspace(
+  { baseUrl, keys, seedConcurrency }: BillingBench, count: number, entities: number, floor: { loops: number; templates: number; pool: number },
+): Promise<Seeded> {
+  const { templates, pool, loops } = floor;
+  const floorOnly = templates + loops * pool;
   const started = performance.now();
   const workspaceId = `ws_bench_day_${Math.random().toString(36).slice(2, 10)}`;
   const ctx = makeCtx(workspaceId, 'bench');
@@ -260,8 +287,9 @@ async function seedWorkspace({ baseUrl, keys, seedConcurrency }: BillingBench, c
     const entity = await call<{ id: string }>('POST', '/v1/invoicing-entities', 201, { name: `Bench Billing Day ${k} SAS`, country: 'FR', currency: CURRENCY, invoice_number_pattern: `E${k}-{number}` });
     entityIds.push(entity.id);
   }
-  // Template i (of the floor's) sits in the entity of its floor loop; the others are spread evenly.
-  const entityOf = (i: number) => entityIds[(i < templates ? Math.floor(i / LOCAL_BATCH) : i) % entities]!;
+  // The floor's subscriptions sit in the entity of their floor loop; the others are spread evenly.
+  const loopOf = (i: number) => (i < templates ? Math.floor(i / LOCAL_BATCH) : Math.floor((i - templates) / pool));
+  const entityOf = (i: number) => entityIds[(i < floorOnly ? loopOf(i) : i) % entities]!;
   const product = async (name: string, type: string, prices: Record<string, unknown>) => {
     const made = await call<{ id: string }>('POST', '/v1/products', 201, { name, type });
     const configuration = await call<{ id: string }>('POST', '/v1/price-configurations', 201, {
@@ -281,8 +309,9 @@ async function seedWorkspace({ baseUrl, keys, seedConcurrency }: BillingBench, c
   if (!customerTemplate || !subscriptionTemplate) throw new Error('seeding: the template subscription was not written');
   const { [subscriptionSummaryAttribute(subscriptionTemplate.id)]: _summary, ...customerBase } = customerTemplate as CustomerItem & Record<string, unknown>;
   const ids: string[] = [subscriptionTemplate.id];
+  const pools: Renewal[][][] = Array.from({ length: loops }, () => []);
   const items: Record<string, unknown>[] = [];
-  for (let i = 1; i < count + templates; i++) {
+  for (let i = 1; i < count + floorOnly; i++) {
     const customerId = newId('cus');
     const id = newId('sub');
     const subscription: SubscriptionItem = {
@@ -290,7 +319,14 @@ async function seedWorkspace({ baseUrl, keys, seedConcurrency }: BillingBench, c
       products: subscriptionTemplate.products.map((p) => ({ ...p, id: newId('subi') })),
     };
     subscription.lf = subscriptionListFields(subscription);
-    Object.assign(subscription, billingDueKeys(ctx, subscription));
+    if (i < templates || i >= floorOnly) Object.assign(subscription, billingDueKeys(ctx, subscription));
+    else {
+      delete subscription.gsi4pk;
+      delete subscription.gsi4sk;
+      const own = pools[loopOf(i)]!;
+      if (own.length === 0 || own.at(-1)!.length === LOCAL_BATCH) own.push([]);
+      own.at(-1)!.push({ subscriptionId: id, customerId });
+    }
     const customer = {
       ...customerBase, ...customerItemKey(ctx, customerId), ...listIndexKeys(ctx, CUSTOMER, customerTemplate.created_at, customerId), id: customerId,
       name: `Subscriber ${i}`, invoicing_entity_id: entityOf(i), [subscriptionSummaryAttribute(id)]: subscriptionSummary(subscription),
@@ -301,12 +337,12 @@ async function seedWorkspace({ baseUrl, keys, seedConcurrency }: BillingBench, c
   const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, b) => items.slice(b * 25, b * 25 + 25));
   await inParallel(batches.length, seedConcurrency, (b) => putBatch(db, batches[b]!, 'subscriptions'));
   for (const type of [CUSTOMER, SUBSCRIPTION]) {
-    await db.send(new UpdateCommand({ TableName: tableName(), Key: counterKey(ctx, type), UpdateExpression: 'ADD #t :n', ExpressionAttributeNames: { '#t': 'total' }, ExpressionAttributeValues: { ':n': count + templates - 1 } }));
+    await db.send(new UpdateCommand({ TableName: tableName(), Key: counterKey(ctx, type), UpdateExpression: 'ADD #t :n', ExpressionAttributeNames: { '#t': 'total' }, ExpressionAttributeValues: { ':n': count + floorOnly - 1 } }));
   }
   const seeded = await call<{ meta: { total: number } }>('GET', '/v2/subscriptions?take=0&status=active', 200);
-  if (seeded.meta.total !== count + templates) throw new Error(`seeding: ${seeded.meta.total} active subscriptions listed, expected ${count + templates}`);
+  if (seeded.meta.total !== count + floorOnly) throw new Error(`seeding: ${seeded.meta.total} active subscriptions listed, expected ${count + floorOnly}`);
   const templateItems = await Promise.all(ids.slice(0, templates).map((id) => getItem<SubscriptionItem>(subscriptionKey(ctx, id), true)));
-  return { ctx, workspaceId, call, templates: templateItems as SubscriptionItem[], ids: ids.slice(templates), seedSeconds: (performance.now() - started) / 1000 };
+  return { ctx, workspaceId, call, templates: templateItems as SubscriptionItem[], pools, ids: ids.slice(floorOnly), seedSeconds: (performance.now() - started) / 1000 };
 }
 
 /** Every invoice of the workspace from the list index (its `lf` holds the number and the subscription). */
@@ -343,7 +379,12 @@ function numberCheck(numbers: string[]): WorkerRun['numbers'] {
 async function measureWorkers(bench: BillingBench, { workers, entities }: BillingBench['runs'][number], described: string[] | undefined): Promise<{ run: WorkerRun; described: string[] }> {
   console.error(`Billing day with ${workers} worker${workers === 1 ? '' : 's'} and ${entities} entit${entities === 1 ? 'y' : 'ies'}: seeding ${bench.subscriptions.toLocaleString('en-US')} subscriptions…`);
   const inFlight = Math.min(workers, entities);
-  const seeded = await seedWorkspace(bench, bench.subscriptions, inFlight * LOCAL_BATCH, entities);
+  // Each floor loop's rounds, warm-up and measured, each on 10 subscriptions of its own.
+  const roundsOf = (renewals: number) => Math.ceil(renewals / (LOCAL_BATCH * inFlight));
+  const floorRounds = { warmup: roundsOf(bench.floorCounts.warmup), measured: roundsOf(bench.floorCounts.measured) };
+  const seeded = await seedWorkspace(bench, bench.subscriptions, entities, {
+    loops: inFlight, templates: inFlight * LOCAL_BATCH, pool: (floorRounds.warmup + floorRounds.measured) * LOCAL_BATCH,
+  });
   const { ctx } = seeded;
   const only = { workspaces: new Set([seeded.workspaceId]) };
 
@@ -357,19 +398,19 @@ async function measureWorkers(bench: BillingBench, { workers, entities }: Billin
   uninstallMeter();
   const sequence = described ?? metered[0]!.requests.map((r) => describe(r.command, r.input));
 
-  // The floor: as many loops in flight as the queue runs batches at once, each on its own batch of templates in its
-  // own entity (billed already, so never due again), batches taken from one shared count. Its warm-up rounds go
-  // before the run, so both meet DynamoDB Local warm; its measured rounds after.
-  const rounds = metered.map((m) => floorRound(ctx, m.requests));
-  const perRound = rounds[0]!.renewals;
-  const floorLoops = async (renewals: number) => {
-    let next = 0;
-    await Promise.all(rounds.map(async ({ round }) => {
-      while ((next++) * perRound < renewals) await round();
+  // The floor: as many loops in flight as the queue runs batches at once, each on its own entity's subscriptions,
+  // its batches prepared now. Its warm-up rounds go before the run, so both meet DynamoDB Local warm; its measured
+  // rounds after.
+  const templateRenewals = (loop: number) => seeded.templates.slice(loop * LOCAL_BATCH, (loop + 1) * LOCAL_BATCH).map((t) => ({ subscriptionId: t.id, customerId: t.customer_id }));
+  const loops = metered.map((m, loop) => seeded.pools[loop]!.map((own) => floorBatch(ctx, m.requests, templateRenewals(loop), own)));
+  const perRound = loops[0]![0]!.renewals;
+  const floorLoops = async (from: number, count: number): Promise<number> => {
+    await Promise.all(loops.map(async (batches) => {
+      for (let r = from; r < from + count; r++) await batches[r]!.round();
     }));
-    return next - rounds.length;
+    return count * loops.length;
   };
-  await floorLoops(bench.floorCounts.warmup);
+  await floorLoops(0, floorRounds.warmup);
 
   const calls = dynamoCallCount();
   const retries = numberingRetries;
@@ -381,15 +422,15 @@ async function measureWorkers(bench: BillingBench, { workers, entities }: Billin
     ...result, seconds, perSecond: result.done / seconds, callsPerRenewal: (dynamoCallCount() - calls) / bench.subscriptions, numberingRetries: numberingRetries - retries,
   };
 
-  console.error(`  run: ${seconds.toFixed(1)} s, of which ${((inCalls - waited) / 1000).toFixed(1)} s in DynamoDB calls (summed)`);
+  console.error(`  run: ${seconds.toFixed(1)} s, of which ${((inCalls - waited) / 1000).toFixed(1)} s in DynamoDB calls (summed over its loops)`);
   const floorWaited = inCalls;
   const floorCalls = dynamoCallCount();
   const floorRetries = numberingRetries;
   const floorStarted = performance.now();
-  const floorRounds = await floorLoops(bench.floorCounts.measured);
+  const floorBatches = await floorLoops(floorRounds.warmup, floorRounds.measured);
   const floorSeconds = (performance.now() - floorStarted) / 1000;
-  console.error(`  floor: ${floorSeconds.toFixed(1)} s, of which ${((inCalls - floorWaited) / 1000).toFixed(1)} s in DynamoDB calls (summed)`);
-  const floorRenewals = floorRounds * perRound;
+  console.error(`  floor: ${floorSeconds.toFixed(1)} s, of which ${((inCalls - floorWaited) / 1000).toFixed(1)} s in DynamoDB calls (summed over its loops)`);
+  const floorRenewals = floorBatches * perRound;
   const floor: WorkerRun['floor'] = {
     rounds: floorRenewals, seconds: floorSeconds, perSecond: floorRenewals / floorSeconds,
     callsPerRenewal: (dynamoCallCount() - floorCalls) / floorRenewals, numberingRetries: numberingRetries - floorRetries,
