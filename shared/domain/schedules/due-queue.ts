@@ -18,7 +18,7 @@ export const dueQueueUrlEnv = 'DUE_QUEUE_URL';
 const SQS_BATCH = 10;
 const SENDS_IN_FLIGHT = 16;
 
-/** Batches to `sqs`, grouped per item (one worker at a time per item) and deduplicated per item and due date. */
+/** Batches to `sqs`, grouped per item or per entity's renewals (groupId: one worker at a time per group) and deduplicated per item and due date. */
 export function sqsDueQueue(queueUrl: string, sqs = new SQSClient({})): DueQueue {
   const sendBatch = async (batch: readonly DueItem[], attempt = 1): Promise<void> => {
     const out = await sqs.send(
