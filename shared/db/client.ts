@@ -26,9 +26,9 @@ raw.middlewareStack.add(
 
 /**
  * Fault injection for tests only: `hook` runs after each DynamoDB operation succeeded, with the command's name,
- * and may throw (an answer lost after the commit) or end the process (a crash after the commit).
+ * and may throw (an answer lost after the commit), end the process (a crash after the commit), or hold the caller
+ * back while it writes something of its own (a race between a read and a write).
  */
-/** Tests only: runs after each call returns, and may hold the caller back (a crash, or a racing write in between). */
 type AfterSendHook = (commandName: string) => void | Promise<void>;
 let afterSend: AfterSendHook | undefined;
 export const setAfterSendHook = (hook: AfterSendHook | undefined): void => {
