@@ -41,7 +41,7 @@ export const tools: ToolDefinition[] = [
   read('list_subscriptions', 'listSubscriptions', 'List subscriptions; filter by status or customer_id.'),
   read('get_subscription', 'getSubscription', 'Get one subscription, with its products and current period.'),
   destructive('create_subscription', 'createSubscription', 'Start a subscription (products, prices, quantities, start, trial): it bills the customer every period.'),
-  destructive('change_subscription', 'updateSubscription', 'Change a subscription\'s products or quantities, now (prorated per proration_behavior) or at the next period.'),
+  destructive('change_subscription', 'updateSubscription', 'Change a subscription\'s products or quantities, now (prorated per proration_behavior) or at the next period, or how its next invoices are collected (collection_method).'),
   destructive('cancel_subscription', 'cancelSubscription', 'Cancel a subscription, at the period end (default) or immediately. Stops its billing.'),
   read('list_invoices', 'listInvoices', 'List invoices and credit notes; filter by customer_id, status, type.'),
   read('get_invoice', 'getInvoice', 'Get one invoice by id: lines, taxes, totals, amount due, payments.'),

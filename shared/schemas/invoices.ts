@@ -51,6 +51,10 @@ const editable: Record<string, Schema> = {
   bank_account_id: nullable(id),
   properties: nullable(metadata),
   custom_properties: nullable(metadata),
+  collection_method: {
+    ...nullable({ type: 'string', enum: ['automatic', 'manual'] }),
+    description: "How it is paid once payable, over its subscription's and its customer's choice; null (default): theirs (docs/collection.md). Draft or grace_period only; not on a document.",
+  },
 };
 
 export const invoiceCreateBody = object(
@@ -147,6 +151,9 @@ export const invoiceResource: Schema = resource({
   created_at: out.dateTime, updated_at: out.nullableDateTime, properties: out.nullableFreeObject, custom_properties: out.nullableFreeObject,
   original_invoice_id: out.nullableString, original_invoice_number: out.nullableString, line_items: arrayOf(invoiceLineItemResource),
   coupons: arrayOf(appliedCoupon), transactions: arrayOf(invoiceTransactionResource), public_url: out.string, integrations: arrayOf(out.freeObject),
-  collection_method: { ...enumOf(['automatic', 'manual'], true), description: 'Decided when the invoice becomes payable (docs/collection.md); null before.' },
+  collection_method: {
+    ...enumOf(['automatic', 'manual'], true),
+    description: 'Decided when the invoice becomes payable (docs/collection.md); before, the invoice\'s own choice if it was given one, else null.',
+  },
   dunning: nullableResource(dunningResource),
 });

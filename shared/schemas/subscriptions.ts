@@ -40,14 +40,16 @@ export const subscriptionCreateBody = object(
 
 const prorationBehavior = { type: 'string', enum: ['create_invoice', 'next_invoice', 'none'] };
 
-export const subscriptionChangeBody = object(
-  {
-    products: { ...productInputs, description: 'The new full product list: a product kept (same product and price configuration) keeps its id.' },
-    effective: { type: 'string', enum: ['now', 'next_period'], description: 'Default now (prorated); next_period: at the next billing date.' },
-    proration_behavior: { ...prorationBehavior, description: 'A change now: create_invoice (default), next_invoice or none.' },
+/** `products` or `collection_method` (or both): the domain answers 400 when neither is given (change.ts). */
+export const subscriptionChangeBody = object({
+  products: { ...productInputs, description: 'The new full product list: a product kept (same product and price configuration) keeps its id.' },
+  effective: { type: 'string', enum: ['now', 'next_period'], description: 'With products: default now (prorated); next_period: at the next billing date.' },
+  proration_behavior: { ...prorationBehavior, description: 'With products, a change now: create_invoice (default), next_invoice or none.' },
+  collection_method: {
+    ...nullable({ type: 'string', enum: ['automatic', 'manual'] }),
+    description: "Its invoices' collection method from now on, set at once (never prorated nor scheduled); null: the customer's (docs/collection.md).",
   },
-  ['products'],
-);
+});
 
 export const subscriptionPauseBody = object({
   billing: { type: 'string', enum: ['none', 'continue'], description: 'none (default): its billing dates during the pause issue nothing; continue: billed as usual.' },
@@ -117,7 +119,7 @@ export const subscriptionResource: Schema = requireAll({
     cancelled_at: nstr, ends_at: nstr, created_at: str, updated_at: str,
     timezone: { ...str, description: "The zone its periods are counted in: the customer's, else its invoicing entity's, at creation." },
     trial_ends_at: nstr, paused_at: nstr, pause_billing: { type: ['string', 'null'], enum: ['none', 'continue', null] },
-    collection_method: { type: ['string', 'null'], enum: ['automatic', 'manual', null], description: "Its invoices' collection method; null: the customer's." },
+    collection_method: { type: ['string', 'null'], enum: ['automatic', 'manual', null], description: "Its invoices' collection method (PATCH changes it for those issued from then on); null: the customer's." },
     scheduled_change: {
       anyOf: [
         { type: 'object', required: ['effective_at', 'products'], additionalProperties: false, properties: { effective_at: nstr, products: { type: 'array', items: subscriptionProduct } } },

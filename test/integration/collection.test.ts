@@ -1,9 +1,11 @@
 import { jest } from '@jest/globals';
-import { db } from '../../shared/db/client';
+import { db, setAfterSendHook } from '../../shared/db/client';
+import { currentEffectClaim } from '../../shared/db/effect-claim';
 import { sandboxChargeId, sandboxProvider } from '../../shared/domain/payments/sandbox';
 import { makeCtx } from '../../shared/context';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { billSubscriptionsTogether } from '../../shared/domain/subscriptions/billing-batch';
+import { LOCK_TIMEOUT_MS } from '../../shared/http/idempotency';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
 import { pricedProduct, subscribe, subscriber, type PricedProduct } from '../support/subscriptions';
@@ -23,6 +25,7 @@ beforeAll(async () => {
   fee = await pricedProduct(client, 'flat_fee', { amount: 1_000, name: 'Platform' });
 });
 afterAll(async () => {
+  setAfterSendHook(undefined);
   await api.close();
   clock.restore();
 });
@@ -313,5 +316,157 @@ describe('dunning', () => {
     expect((await client.get(`/v2/subscriptions/${sub.id}`)).body.status).toBe('cancelled');
     expect((await run()).due).toBe(0);
     await setEntity({ dunning_final_action: 'none', dunning_retry_schedule: [{ period: 'hours', count: 2 }, { period: 'hours', count: 12 }, { period: 'hours', count: 24 }, { period: 'days', count: 3 }, { period: 'days', count: 7 }] });
+  });
+});
+
+describe('collection method changed after creation, or set per invoice', () => {
+  /** The charges asked for one invoice (the collection's keys name it: `collect_<invoice>_…`). */
+  const chargesOf = (spy: ReturnType<typeof spyCharges>, invoiceId: string) => keysOf(spy).filter((k) => k.includes(invoiceId));
+  const subscriptionOf = async (id: string) => (await client.get(`/v2/subscriptions/${id}`)).body;
+  const newest = async (customerId: string, known: string[]) => (await invoicesOf(customerId)).filter((i) => !known.includes(i.id));
+
+  it("issues a subscription's renewals with the method set by PATCH since, manual then automatic again", async () => {
+    const customer = await customerWith('tok_visa');
+    const sub = await subscribe(client, { customer_id: customer.id, starts_at: clock.now().toISOString(), products: [{ ...fee, quantity: 1 }] });
+    await run();
+    await run();
+    const [first] = await invoicesOf(customer.id);
+    expect(first).toMatchObject({ collection_method: 'automatic', status: 'paid' });
+    const charges = spyCharges();
+
+    const manual = await client.patch(`/v2/subscriptions/${sub.id}`, { collection_method: 'manual' });
+    expect(manual.status).toBe(200);
+    expect(manual.body).toMatchObject({ collection_method: 'manual', products: [{ ...fee, quantity: 1 }], scheduled_change: null });
+    expect((await newest(customer.id, [first!.id]))).toEqual([]); // a setting: no proration invoice
+    moveTo(manual.body.next_billing_at);
+    await run();
+    await run();
+    const [renewal] = await newest(customer.id, [first!.id]);
+    expect(renewal).toMatchObject({ subscription_id: sub.id, collection_method: 'manual', status: 'to_pay', dunning: null });
+    expect(chargesOf(charges, renewal!.id)).toEqual([]);
+
+    const automatic = await client.patch(`/v2/subscriptions/${sub.id}`, { collection_method: 'automatic' });
+    expect(automatic.body.collection_method).toBe('automatic');
+    moveTo(automatic.body.next_billing_at);
+    await run();
+    await run();
+    const [next] = await newest(customer.id, [first!.id, renewal!.id]);
+    expect(next).toMatchObject({ collection_method: 'automatic', status: 'paid', dunning: { status: 'succeeded', attempt: 1 } });
+    expect(chargesOf(charges, next!.id)).toHaveLength(1);
+    // The manual renewal stays the merchant's to collect: switching back does not turn it automatic.
+    expect(await invoice(renewal!.id)).toMatchObject({ collection_method: 'manual', status: 'to_pay', dunning: null });
+    // null inherits again (the customer's card: automatic).
+    expect((await client.patch(`/v2/subscriptions/${sub.id}`, { collection_method: null })).body.collection_method).toBeNull();
+    const updates = (await eventsOf(sub.id)).filter((e) => e.event_type === 'subscription.updated');
+    expect(updates).toHaveLength(3);
+    await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
+  });
+
+  it('keeps both of two changes made at once: the products and the collection method', async () => {
+    const customer = await customerWith('tok_visa');
+    const sub = await subscribe(client, { customer_id: customer.id, starts_at: clock.now().toISOString(), products: [{ ...fee, quantity: 1 }] });
+    await run();
+    const replies = await Promise.all([
+      client.patch(`/v2/subscriptions/${sub.id}`, { products: [{ ...fee, quantity: 2 }], proration_behavior: 'none' }),
+      client.patch(`/v2/subscriptions/${sub.id}`, { collection_method: 'manual' }),
+    ]);
+    expect(replies.map((r) => r.status)).toEqual([200, 200]);
+    // Each write is conditioned on the version it read: the one that lost re-read and applied on top of the other.
+    expect(await subscriptionOf(sub.id)).toMatchObject({ collection_method: 'manual', products: [{ ...fee, quantity: 2 }] });
+    await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
+  });
+
+  it('a switch whose answer is lost after the commit: the retry with the same Idempotency-Key replays it, changed once', async () => {
+    const customer = await customerWith('tok_visa');
+    const sub = await subscribe(client, { customer_id: customer.id, starts_at: clock.now().toISOString(), products: [{ ...fee, quantity: 1 }] });
+    await run();
+    const send = () =>
+      api.raw('PATCH', `/v2/subscriptions/${sub.id}`, {
+        headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json', 'idempotency-key': `switch-${sub.id}` },
+        body: JSON.stringify({ collection_method: 'manual' }),
+      });
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    setAfterSendHook((name) => {
+      if (name !== 'TransactWriteItemsCommand' || !currentEffectClaim()) return;
+      setAfterSendHook(undefined);
+      throw new Error('connection reset after the commit');
+    });
+    expect((await send()).status).toBe(500);
+    expect((await subscriptionOf(sub.id)).collection_method).toBe('manual');
+    clock.advance(LOCK_TIMEOUT_MS + 1_000);
+    const retry = await send();
+    expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.collection_method]).toEqual([200, 'true', 'manual']);
+    expect((await eventsOf(sub.id)).filter((e) => e.event_type === 'subscription.updated')).toHaveLength(1);
+    await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
+  });
+
+  it("puts an invoice's own method first: manual is not collected, automatic is, over the customer's choice", async () => {
+    const withCard = await customerWith('tok_visa');
+    const optedOut = await customerWith('tok_visa', { collection_method: 'manual' });
+    const charges = spyCharges();
+    const manual = await payable(withCard.id, { collection_method: 'manual' });
+    expect(manual).toMatchObject({ collection_method: 'manual', dunning: null });
+    const automatic = await payable(optedOut.id, { collection_method: 'automatic' });
+    expect(automatic).toMatchObject({ collection_method: 'automatic', dunning: { status: 'active', attempt: 0 } });
+    await run();
+    expect(await invoice(manual.id)).toMatchObject({ status: 'to_pay', collection_method: 'manual', dunning: null, transactions: [] });
+    expect(chargesOf(charges, manual.id)).toEqual([]);
+    expect(await invoice(automatic.id)).toMatchObject({ status: 'paid', dunning: { status: 'succeeded', attempt: 1 } });
+    expect(chargesOf(charges, automatic.id)).toHaveLength(1);
+  });
+
+  it('keeps a draft\'s own method through validation and its grace period, and PATCH changes it before', async () => {
+    const customer = await customerWith('tok_visa');
+    const draft = (await client.post('/v1/invoices', { customer_id: customer.id, collection_method: 'manual', line_items: [{ name: 'Draft', unit_amount: 1_000 }] })).body;
+    expect(draft).toMatchObject({ status: 'draft', collection_method: 'manual', dunning: null });
+    expect((await client.patch(`/v1/invoices/${draft.id}`, { collection_method: null })).body.collection_method).toBeNull();
+    expect((await client.patch(`/v1/invoices/${draft.id}`, { collection_method: 'manual' })).body.collection_method).toBe('manual');
+    await setEntity({ invoice_grace_period_duration: 1 });
+    expect((await client.post(`/v1/invoices/${draft.id}/validate`)).body).toMatchObject({ status: 'grace_period', collection_method: 'manual', dunning: null });
+    await setEntity({ invoice_grace_period_duration: 0 });
+    clock.advance(24 * HOUR + 60_000);
+    await run();
+    await run();
+    expect(await invoice(draft.id)).toMatchObject({ status: 'to_pay', collection_method: 'manual', dunning: null, transactions: [] });
+    // Payable: the method is decided, no longer the invoice's to change.
+    const late = await client.patch(`/v1/invoices/${draft.id}`, { collection_method: 'automatic' });
+    expect([late.status, late.body.code]).toEqual([409, 'invoice_not_editable']);
+    expect((await invoice(draft.id)).collection_method).toBe('manual');
+  });
+
+  it('keeps an automatic invoice of a customer without a payment method, as for customers: its attempt fails until a card is saved', async () => {
+    const customer = await customerWith(null);
+    const issued = await payable(customer.id, { collection_method: 'automatic' });
+    expect(issued).toMatchObject({ collection_method: 'automatic', dunning: { status: 'active' } });
+    await run();
+    expect(await invoice(issued.id)).toMatchObject({ status: 'to_pay', dunning: { status: 'active', attempt: 1, last_error_type: 'payment_method_missing' }, transactions: [] });
+    // A card saved since re-arms it, as for a customer's or a subscription's automatic invoice.
+    expect((await client.post(`/v1/customers/${customer.id}/payment-methods`, { token: 'tok_visa' })).status).toBe(201);
+    await run();
+    expect(await invoice(issued.id)).toMatchObject({ status: 'paid', dunning: { status: 'succeeded', attempt: 1 } });
+  });
+
+  it('rejects an unknown method, a method on a document, and a PATCH that changes nothing, changing nothing', async () => {
+    const customer = await customerWith('tok_visa');
+    const sub = await subscribe(client, { customer_id: customer.id, starts_at: clock.now().toISOString(), products: [{ ...fee, quantity: 1 }], collection_method: 'manual' });
+    const before = await subscriptionOf(sub.id);
+    for (const body of [{ collection_method: 'send_invoice' }, { collection_method: 'charge_automatically', products: [{ ...fee, quantity: 3 }] }, {}, { effective: 'next_period' }, { proration_behavior: 'none', collection_method: 'automatic' }]) {
+      const reply = await client.patch(`/v2/subscriptions/${sub.id}`, body);
+      expect([JSON.stringify(body), reply.status]).toEqual([JSON.stringify(body), 400]);
+    }
+    expect(await subscriptionOf(sub.id)).toEqual(before);
+
+    const line = { line_items: [{ name: 'Service', unit_amount: 1_000 }] };
+    expect((await client.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', collection_method: 'charge_automatically', ...line })).status).toBe(400);
+    const onDocument = await client.post('/v1/invoices', { customer_id: customer.id, type: 'document', collection_method: 'manual', ...line });
+    expect([onDocument.status, onDocument.body.errors]).toEqual([400, [{ path: 'body.collection_method', message: 'is not allowed on a document' }]]);
+    expect(await invoicesOf(customer.id)).toEqual([]);
+    const draft = (await client.post('/v1/invoices', { customer_id: customer.id, collection_method: 'automatic', ...line })).body;
+    expect((await client.patch(`/v1/invoices/${draft.id}`, { collection_method: 'send_invoice' })).status).toBe(400);
+    const document = (await client.post('/v1/invoices', { customer_id: customer.id, type: 'document', ...line })).body;
+    expect((await client.patch(`/v1/invoices/${document.id}`, { collection_method: 'automatic' })).status).toBe(400);
+    expect((await invoice(draft.id)).collection_method).toBe('automatic');
+    expect((await invoice(document.id)).collection_method).toBeNull();
+    await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' });
   });
 });

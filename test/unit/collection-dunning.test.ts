@@ -22,12 +22,15 @@ const invoice = (over: Partial<Dunned> = {}): Dunned =>
 const types = (before: InvoiceItem, after: InvoiceItem) => mapChange(before as never, after as never).map((e) => e.type);
 
 describe('dunning', () => {
-  it('resolves the collection method: subscription, then customer, then automatic iff a default payment method', () => {
+  it('resolves the collection method: invoice, then subscription, then customer, then automatic iff a default payment method', () => {
     expect(resolveCollectionMethod({ collection_method: null, current_payment_method_id: 'pm_1' })).toBe('automatic');
     expect(resolveCollectionMethod({ collection_method: null, current_payment_method_id: null })).toBe('manual');
     expect(resolveCollectionMethod({ collection_method: 'manual', current_payment_method_id: 'pm_1' })).toBe('manual');
     expect(resolveCollectionMethod({ collection_method: 'manual', current_payment_method_id: 'pm_1' }, 'automatic')).toBe('automatic');
     expect(resolveCollectionMethod({ collection_method: undefined, current_payment_method_id: 'pm_1' }, null)).toBe('automatic');
+    expect(resolveCollectionMethod({ collection_method: 'automatic', current_payment_method_id: 'pm_1' }, 'automatic', 'manual')).toBe('manual');
+    expect(resolveCollectionMethod({ collection_method: 'manual', current_payment_method_id: null }, 'manual', 'automatic')).toBe('automatic');
+    expect(resolveCollectionMethod({ collection_method: null, current_payment_method_id: null }, 'automatic', null)).toBe('automatic');
   });
 
   it('counts each retry from the first failure, and after the last runs the final action in the same write', () => {

@@ -8,6 +8,7 @@ import { RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { productArchived } from '../catalog/errors';
 import { productUsableCheck } from '../catalog/usable';
+import { assertCollectable } from '../collection/payable';
 import type { CollectionMethod } from '../collection/settings';
 import { customerItemKey, type CustomerItem } from '../customers/customer';
 import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
@@ -138,6 +139,7 @@ function currencyOf(customer: CustomerItem, given: string | undefined): string {
  * redemptions and, when it leaves draft, the entity's number: all of it, or nothing.
  */
 export async function createInvoice(ctx: Ctx, input: InvoiceInput, options: IssuingOptions = {}): Promise<Invoice> {
+  assertCollectable(input.type ?? 'invoice', input.collection_method);
   const price = async (currency: string): Promise<Resolved> => (options.lines ? { lines: options.lines, productIds: [] } : resolveLines(ctx, input.line_items ?? [], currency));
   const { customer, entity: firstEntity, firstOrder, currency, resolved } = await issuingReads(ctx, input, options, price);
   let attempt = 0;
@@ -254,6 +256,8 @@ function draftItem(ctx: Ctx, input: InvoiceInput, parts: DraftParts): InvoiceIte
     promotion_code_id: parts.redemptions.promotionCodeId,
     redeemed_coupon_ids: parts.redemptions.countedIds,
     fixed_dates: { emitted_at: input.emitted_at !== undefined, due_at: input.due_at !== undefined },
+    // The caller's own choice, which withCollection (issue.ts) puts first when the invoice becomes payable.
+    collection_method: input.collection_method ?? null,
     credited_amount: 0,
     refunded_amount: 0,
     credited_by_line: {},

@@ -3,6 +3,8 @@ import { tableName } from '../../db/client';
 import { retryOnRace, versionCondition } from '../../db/items';
 import { ConditionFailed, transactWrite } from '../../db/transactions';
 import { Conflict } from '../../errors';
+import { assertCollectable } from '../collection/payable';
+import type { CollectionMethod } from '../collection/settings';
 import { definedMembers } from '../../objects';
 import { productArchived } from '../catalog/errors';
 import { productUsableCheck } from '../catalog/usable';
@@ -30,6 +32,8 @@ export interface InvoicePatch {
   bank_account_id?: string | null;
   properties?: Record<string, unknown> | null;
   custom_properties?: Record<string, unknown> | null;
+  /** Its own collection method, over its subscription's and customer's (null: theirs); decided when it becomes payable. */
+  collection_method?: CollectionMethod | null;
 }
 
 /** Members that may change at any status: metadata and how the invoice is to be paid. */
@@ -54,6 +58,7 @@ function assertEditable(invoice: InvoiceItem, patch: InvoicePatch): void {
 export async function updateInvoice(ctx: Ctx, id: string, patch: InvoicePatch): Promise<Invoice> {
   const first = await findInvoiceItem(ctx, id);
   assertEditable(first, patch);
+  assertCollectable(first.type, patch.collection_method);
   const resolved = patch.line_items ? await resolveLines(ctx, patch.line_items, first.currency) : undefined;
   return retryOnRace(async () => {
     const current = await findInvoiceItem(ctx, id);

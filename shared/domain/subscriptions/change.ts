@@ -1,16 +1,20 @@
 import type { Ctx } from '../../context';
-import { Conflict, RuleViolation } from '../../errors';
+import { transactWrite } from '../../db/transactions';
+import { Conflict, InvalidRequest, RuleViolation } from '../../errors';
 import { productUsableCheck } from '../catalog/usable';
+import type { CollectionMethod } from '../collection/settings';
 import { isMetered } from './metered';
 import { checkedChange, type SubscriptionProductInput } from './prepare';
 import { NO_PRORATION, prorate } from './proration';
 import { retryChange, settle, upToDate, type ProrationBehavior } from './settle';
 import { subscriptionListFields, toSubscription, type StoredSubscriptionProduct, type Subscription, type SubscriptionItem } from './subscription';
-import { findSubscriptionItem } from './write';
+import { findSubscriptionItem, putOnVersion } from './write';
 
 export interface ChangeInput {
-  /** The new full product list. */
-  products: SubscriptionProductInput[];
+  /** The new full product list (absent: the products stay). */
+  products?: SubscriptionProductInput[];
+  /** Its invoices' collection method from now on (null: the customer's); a plain setting, never prorated. */
+  collection_method?: CollectionMethod | null;
   /** `now` (default) or at the next billing date. */
   effective?: 'now' | 'next_period';
   /** A change now: `create_invoice` (default), `next_invoice` or `none`. */
@@ -35,21 +39,51 @@ function assertMeteredKept(before: StoredSubscriptionProduct[], after: StoredSub
   }
 }
 
+/** 400 unless the body changes something: `effective` and `proration_behavior` only qualify a product change. */
+function assertSomethingToChange(input: ChangeInput): void {
+  if (input.products !== undefined) return;
+  const qualifier = (['effective', 'proration_behavior'] as const).find((k) => input[k] !== undefined);
+  if (qualifier) throw new InvalidRequest(`${qualifier} applies to a change of products: give products with it.`, [{ path: 'body.products', message: 'is required with ' + qualifier }]);
+  if (input.collection_method === undefined) throw new InvalidRequest('Give products or collection_method to change.', [{ path: 'body', message: 'must have products or collection_method' }]);
+}
+
+/**
+ * Only the collection method given: one write on the version read (a lost race re-reads). Billing dates already
+ * passed are billed first (upToDate), so their invoices keep the method they were due under.
+ */
+async function changeCollectionMethod(ctx: Ctx, id: string, method: CollectionMethod | null): Promise<Subscription> {
+  return retryChange(async () => {
+    let current = await findSubscriptionItem(ctx, id);
+    if (await upToDate(ctx, current)) current = await findSubscriptionItem(ctx, id);
+    if (current.status === 'cancelled') throw new Conflict(`Subscription '${id}' is cancelled; it can no longer change.`);
+    const next: SubscriptionItem = { ...current, collection_method: method, updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
+    await transactWrite([putOnVersion(next, current)]);
+    return toSubscription(next);
+  });
+}
+
 /**
  * `PATCH /v2/subscriptions/{id}`: a new product list, checked as at creation, applied now (prorated per
  * `proration_behavior`, settle.ts) or at the next billing date (`scheduled_change`, replacing any scheduled before).
  * A subscription not yet in a billed period (pending, in its trial) takes the change at once without proration. One
  * transaction conditioned on the version read; a lost race re-reads and decides again. 409 once cancelled.
+ * `collection_method` is a plain setting, not a change of products: written at once (with the products when given),
+ * it applies to the invoices issued from then on (docs/collection.md).
  */
 export async function changeSubscription(ctx: Ctx, id: string, input: ChangeInput): Promise<Subscription> {
+  assertSomethingToChange(input);
+  if (input.products === undefined) return changeCollectionMethod(ctx, id, input.collection_method!);
+  const products = input.products;
   return retryChange(async () => {
     let current = await findSubscriptionItem(ctx, id);
     if (await upToDate(ctx, current)) current = await findSubscriptionItem(ctx, id);
     if (current.status === 'cancelled') throw new Conflict(`Subscription '${id}' is cancelled; it can no longer change.`);
-    const checked = await checkedChange(ctx, current, input.products);
+    const checked = await checkedChange(ctx, current, products);
     const now = ctx.clock.now().toISOString();
     const checks = checked.productIds.map((productId) => productUsableCheck(ctx, productId));
-    const base = { ...current, updated_at: now, _version: current._version + 1 };
+    // A collection method given with the products is written at once, whenever the products change.
+    const method = input.collection_method === undefined ? {} : { collection_method: input.collection_method };
+    const base = { ...current, ...method, updated_at: now, _version: current._version + 1 };
     const later = input.effective === 'next_period' && running(current);
     if (!later && running(current)) assertMeteredKept(current.products, checked.products);
     const next: SubscriptionItem = later ? { ...base, scheduled_products: checked.products } : { ...base, products: checked.products, scheduled_products: null };
