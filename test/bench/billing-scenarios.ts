@@ -45,6 +45,11 @@ export interface BillingBench {
   runs: readonly { workers: number; entities: number }[];
   /** Parallel BatchWriteItems while seeding (untimed). */
   seedConcurrency: number;
+  /**
+   * Replaces DynamoDB Local with a fresh one (same endpoint, the table made again) before each run: its in-memory tables
+   * hold every run's workspace, and by the third run of 10,000 renewals the JVM's heap is full and it slows down.
+   */
+  freshDynamo?: () => Promise<void>;
   /** Rounds of each floor (one renewal's sequence), spread over as many loops as workers; the warm-up ones unrecorded. */
   floorCounts: { warmup: number; measured: number };
 }
@@ -479,6 +484,7 @@ export async function measureBilling(bench: BillingBench): Promise<BillingResult
   const runs: WorkerRun[] = [];
   let described: string[] | undefined;
   for (const measuredRun of bench.runs) {
+    await bench.freshDynamo?.();
     const measured = await measureWorkers(bench, measuredRun, described);
     described = measured.described;
     runs.push(measured.run);

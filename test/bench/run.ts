@@ -119,6 +119,14 @@ const measureAllBundles = async () => {
   return { baseline, functions };
 };
 
+/** A fresh DynamoDB Local on the same endpoint (the shared client keeps it), its table made again. */
+async function freshDynamo(): Promise<void> {
+  const port = Number(new URL(dynamo!.endpoint).port);
+  await dynamo!.stop();
+  dynamo = await startDynamoLocal({ port });
+  await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!);
+}
+
 /** `--only`: the selected parts, printed; docs/benchmarks.md is not written. */
 async function partial(parts: Set<Part>): Promise<void> {
   const checks: TargetCheck[] = [];
@@ -179,7 +187,7 @@ async function partial(parts: Set<Part>): Promise<void> {
     const { measureBilling } = await import('./billing-scenarios');
     const keys = await generateKeys();
     const api = await startLocalApi({ keys, port: 0 });
-    const billing = await measureBilling({ baseUrl: api.url, keys, ...BILLING }).finally(() => api.close());
+    const billing = await measureBilling({ baseUrl: api.url, keys, freshDynamo, ...BILLING }).finally(() => api.close());
     checks.push(...billingTargets(billing));
     sections.push(billingReport(billing));
   }
@@ -225,8 +233,6 @@ async function main(): Promise<void> {
     console.error(`Measuring POST /v1/invoices (10 and 100 lines) and POST /v1/invoices/{id}/validate beside their floors ` +
       `(${INVOICE_COUNTS.create.warmup} warm-up + ${INVOICE_COUNTS.create.measured} rounds of 9; ${INVOICE_COUNTS.validate.warmup} + ${INVOICE_COUNTS.validate.measured} rounds of 3)…`);
     const invoices = await measureInvoices({ baseUrl: api.url, keys, counts: INVOICE_COUNTS });
-    console.error(`Measuring a billing day: ${BILLING.subscriptions} renewals due at once with ${BILLING.runs.map((r) => `${r.workers} workers on ${r.entities} entities`).join(', ')}, each beside its floor (${BILLING.floorCounts.measured} rounds)…`);
-    const billing = await measureBilling({ baseUrl: api.url, keys, ...BILLING });
     const lists = await measureMessageLists({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: MESSAGE_SIZES, counts: LIST_COUNTS, seedConcurrency: SEED_CONCURRENCY });
     const change = await measureChangeToListed({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...CHANGE });
     const prices = await measurePriceConfigurationLists({
@@ -238,6 +244,9 @@ async function main(): Promise<void> {
     const credentials = await measureCredentials({ baseUrl: api.url, workspaceId: workspace, token, counts: COUNTS });
     console.error(`Measuring MCP tools beside their routes (${MCP_COUNTS.warmup} warm-up + ${MCP_COUNTS.measured} rounds of 6)…`);
     const mcp = await measureMcp({ baseUrl: api.url, workspaceId: workspace, counts: MCP_COUNTS });
+    // Last: each of its runs replaces DynamoDB Local with a fresh one, which the parts before would lose their data to.
+    console.error(`Measuring a billing day: ${BILLING.subscriptions} renewals due at once with ${BILLING.runs.map((r) => `${r.workers} workers on ${r.entities} entities`).join(', ')}, each beside its floor (${BILLING.floorCounts.measured} rounds)…`);
+    const billing = await measureBilling({ baseUrl: api.url, keys, freshDynamo, ...BILLING });
     return { customers, credits, invoices, billing, events: { lists, change }, prices, usage, credentials, mcp };
   })();
   const { customers, credits, invoices, billing, events, prices, usage, credentials, mcp } = await measured.finally(() => api.close());
