@@ -54,7 +54,7 @@ export function billingReport(b: BillingResults): string {
     '',
     billingTable(b),
     '',
-    `For each run, a fresh workspace: its invoicing entities (each with its own numbering counter), a flat fee and a seat price, and ${n(b.subscriptions)} monthly ` +
+    `For each run, a fresh DynamoDB Local (its in-memory tables would otherwise hold every earlier run's workspace, and fill the JVM's heap by the third) and a fresh workspace: its invoicing entities (each with its own numbering counter), a flat fee and a seat price, and ${n(b.subscriptions)} monthly ` +
       'subscriptions spread evenly over the entities (one customer each: a flat fee and 5 seats, billed in advance) all due now, seeded untimed (one made the real way, the others exact ' +
       `copies written with BatchWriteItem; ${b.runs.map((r) => `${r.seedSeconds.toFixed(0)} s`).join(', ')}). The run is one \`runDueWork\` call, timed whole: ` +
       'the scan of the scheduling index (gsi4), the local queue, and N in-process workers each taking the next 10 items, as SQS hands the worker ' +

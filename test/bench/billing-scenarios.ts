@@ -50,7 +50,7 @@ export interface BillingBench {
    * hold every run's workspace, and by the third run of 10,000 renewals the JVM's heap is full and it slows down.
    */
   freshDynamo?: () => Promise<void>;
-  /** Rounds of each floor (one renewal's sequence), spread over as many loops as workers; the warm-up ones unrecorded. */
+  /** Renewals of each floor (batches of its sequence), spread over its loops; the warm-up ones unrecorded (a fresh JVM's JIT warms up on them). */
   floorCounts: { warmup: number; measured: number };
 }
 

@@ -54,7 +54,7 @@ const BILLING = {
   subscriptions: 10_000,
   runs: [{ workers: 1, entities: 1 }, { workers: 4, entities: 1 }, { workers: 16, entities: 1 }, { workers: 16, entities: 16 }],
   seedConcurrency: 4,
-  floorCounts: { warmup: 300, measured: 2_000 },
+  floorCounts: { warmup: 1_000, measured: 2_000 },
 };
 // The billing part on fewer renewals (`BENCH_BILLING_SUBSCRIPTIONS=1000 BENCH_BILLING_FLOOR_ROUNDS=500 npm run bench -- --only billing`): a quick try, or a loaded machine.
 if (process.env.BENCH_BILLING_SUBSCRIPTIONS) Object.assign(BILLING, { subscriptions: Number(process.env.BENCH_BILLING_SUBSCRIPTIONS), floorCounts: { warmup: 100, measured: Number(process.env.BENCH_BILLING_FLOOR_ROUNDS ?? 200) } });

@@ -163,6 +163,21 @@ describe('the local queue and its in-process workers', () => {
     expect(runs.sort()).toEqual([...items.map((i) => i.id), 'a3'].sort());
   });
 
+  it('while a sender is still sending, workers wait for its items instead of stopping, and stop once it is done', async () => {
+    const queue = new LocalDueQueue({ workers: 3, maxReceives: 1, batchSize: 2 });
+    const item = (id: string): DueItem => ({ workspace: client.workspace, kind: 'x', id, pk: `p_${id}`, sk: 's', due: 'd' });
+    const done = queue.opened();
+    const ran: string[] = [];
+    const draining = queue.drainBatches(async (batch) => (ran.push(...batch.map((i) => i.id)), []));
+    await queue.send([item('page1a'), item('page1b')]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ran.sort()).toEqual(['page1a', 'page1b']); // worked before the next page came
+    await queue.send([item('page2a'), item('page2b'), item('page2c')]);
+    done();
+    expect(await draining).toEqual({ received: 5, done: 5, failed: 0 });
+    expect(ran.sort()).toEqual(['page1a', 'page1b', 'page2a', 'page2b', 'page2c']);
+  });
+
   it('runDueWork = enqueue + drain: everything due is done once by its workers, and a second run finds nothing', async () => {
     const subs = await Promise.all(Array.from({ length: 6 }, () => dueSubscription()));
     const run = await runDueWork(clock.now(), mine(), { workers: 3 });

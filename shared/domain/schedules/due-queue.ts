@@ -99,6 +99,8 @@ export class LocalDueQueue implements DueQueue {
   private groups = new Map<string, Waiting[]>();
   private held = new Set<string>();
   private waitingCount = 0;
+  /** Senders still sending (`opened`): until they are done, a worker that finds nothing waits rather than stops. */
+  private senders = 0;
   private released: () => void = () => {};
   readonly deadLetters: DueItem[] = [];
 
@@ -108,6 +110,26 @@ export class LocalDueQueue implements DueQueue {
 
   async send(items: readonly DueItem[]): Promise<void> {
     for (const item of items) this.requeue({ item, receives: 0 });
+    this.wake();
+  }
+
+  /**
+   * Opens the queue to a sender while workers drain it (the scan's later pages arrive as the first are worked, as on
+   * AWS): workers keep waiting for items until the returned function says the sender is done.
+   */
+  opened(): () => void {
+    this.senders += 1;
+    return () => {
+      this.senders -= 1;
+      this.wake();
+    };
+  }
+
+  /** Wakes the workers waiting for an item or a group to be released. */
+  private wake(): void {
+    const release = this.released;
+    this.released = () => {};
+    release();
   }
 
   get pending(): number {
@@ -156,10 +178,10 @@ export class LocalDueQueue implements DueQueue {
   ): Promise<Drained> {
     const result: Drained = { received: 0, done: 0, failed: 0 };
     const worker = async () => {
-      while (this.waitingCount > 0 || this.held.size > 0) {
+      while (this.senders > 0 || this.waitingCount > 0 || this.held.size > 0) {
         const { batch, groups } = this.take(batchSize);
         if (batch.length === 0) {
-          // Every waiting item's group is held (or nothing waits, but a held batch may fail back): wait for a release.
+          // Every waiting item's group is held, or nothing waits yet: wait for a release, a send, or the sender's end.
           await new Promise<void>((resolve) => {
             const before = this.released;
             this.released = () => (before(), resolve());
@@ -182,9 +204,7 @@ export class LocalDueQueue implements DueQueue {
           }
         }
         for (const group of groups) this.held.delete(group);
-        const release = this.released;
-        this.released = () => {};
-        release();
+        this.wake();
       }
     };
     await Promise.all(Array.from({ length: this.options.workers }, worker));

@@ -83,16 +83,18 @@ export const localWorkers = (): number => Math.max(1, Number(process.env.DUE_WOR
 export const LOCAL_BATCH = 10;
 
 /**
- * Everything due at `now`, run to the end in this process: the scheduled function's enqueue, then the local queue
- * drained by in-process workers, as the worker function drains the SQS queue on AWS. By default an item is received
+ * Everything due at `now`, run to the end in this process: the scheduled function's enqueue into the local queue,
+ * drained meanwhile by in-process workers, as the worker function drains the SQS queue on AWS. By default an item is received
  * once: one that fails is logged and counted, stays due in the index, and is found again by the next run.
  * `only` limits a run to some workspaces (tests sharing one table move their own clocks).
  */
 export async function runDueWork(now: Date, only?: DueFilter, options: Partial<LocalQueueOptions> = {}): Promise<DueRun> {
   const queue = new LocalDueQueue({ workers: options.workers ?? localWorkers(), maxReceives: options.maxReceives ?? 1, batchSize: options.batchSize ?? LOCAL_BATCH });
-  const { due } = await enqueueDueWork(now, queue, only);
-  const drained = await queue.drainBatches(runDueBatch, (item, error) =>
+  // The workers start on the first page while the scan goes on, as the worker function does on AWS.
+  const sent = queue.opened();
+  const draining = queue.drainBatches(runDueBatch, (item, error) =>
     console.error(JSON.stringify({ level: 'error', scheduled: item.kind, id: item.id, workspace: item.workspace, error: String(error) })),
   );
+  const [{ due }, drained] = await Promise.all([enqueueDueWork(now, queue, only).finally(sent), draining]);
   return { due, done: drained.done, failed: drained.failed };
 }
