@@ -23,6 +23,9 @@ function localDate(at: Date, timeZone: string): [string, string, string] {
   return [part('year'), part('month'), part('day')];
 }
 
+/** The calendar day of `at` in the entity's time zone, `YYYY-MM-DD`: the day an invoice issued then is dated. */
+export const issueDay = (entity: Pick<EntityItem, 'timezone'>, at: Date): string => localDate(at, entity.timezone).join('-');
+
 /** `INV-{YYYY}{MM}-{number}` → `INV-202611-42`: the date elements are the issue date in the entity's timezone. */
 export function formatNumber(pattern: string, sequence: number, issuedAt: Date, timeZone: string): string {
   const [year, month, day] = localDate(issuedAt, timeZone);

@@ -6,9 +6,9 @@ import { ConditionFailed, transactWrite } from '../../db/transactions';
 import { ServiceUnavailable } from '../../errors';
 import { customerItemKey, type CustomerItem } from '../customers/customer';
 import { renewalInvoiceWrites } from '../invoices/create';
-import { INVOICE } from '../invoices/invoice';
+import { INVOICE, type InvoiceItem } from '../invoices/invoice';
 import { renumbered } from '../invoices/issue';
-import { onlyNumbersMoved, takeNumbers } from '../invoices/numbering';
+import { issueDay, onlyNumbersMoved, takeNumbers } from '../invoices/numbering';
 import { entityItemKey, type EntityItem } from '../invoicing-entities/invoicing-entity';
 import { advanceItem, billingStep, trialNotice, type BillingStep } from './billing';
 import { usageReads } from './metered';
@@ -69,13 +69,22 @@ function renumberedWrites(writes: RenewalWrites[], entity: EntityItem): RenewalW
   });
 }
 
+/**
+ * Whether a batch built on `read` may keep its invoices under new numbers once the entity is `latest`: only its
+ * counters moved, and their issue day is still today in the entity's zone. Numbers must not run ahead of dates: a batch
+ * built before midnight that lost its numbers to an invoice of the new day is built again, dated that day.
+ */
+export function renumberable(read: EntityItem, latest: EntityItem, built: Pick<InvoiceItem, 'emitted_at'>, now: Date): boolean {
+  return onlyNumbersMoved(read, latest) && issueDay(latest, now) === issueDay(latest, new Date(built.emitted_at));
+}
+
 const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
 
 /**
  * One batch's transaction on `entity` as read. When only the entity's counter moved (another batch or invoice took
  * numbers first), its cancellation returns the entity as it stands: the invoices are renumbered from there and the
  * transaction sent again at once, so a retry's window is one round trip. A conflict without the entity backs off and
- * reads it; an entity edited meanwhile (its pattern, its details) has the invoices built again.
+ * reads it; an entity edited meanwhile (its pattern, its details), or a new day begun, has the invoices built again.
  * Returns the entity as the batch left it, or undefined when the batch wrote nothing and must be billed alone.
  */
 async function writeBatch(ctx: Ctx, read: EntityItem, batch: Plan[]): Promise<EntityItem | undefined> {
@@ -95,7 +104,7 @@ async function writeBatch(ctx: Ctx, read: EntityItem, batch: Plan[]): Promise<En
         latest = await getItem<EntityItem>(entityItemKey(ctx, entity.id), true);
         if (!latest) return undefined;
       }
-      writes = onlyNumbersMoved(entity, latest) ? renumberedWrites(writes, latest) : batchWrites(ctx, latest, batch);
+      writes = renumberable(entity, latest, writes[0]!.invoice, ctx.clock.now()) ? renumberedWrites(writes, latest) : batchWrites(ctx, latest, batch);
       entity = latest;
     }
   }
