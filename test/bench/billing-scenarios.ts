@@ -137,12 +137,8 @@ function installNumberingProbe(): void {
       try {
         return await next(args);
       } catch (error) {
-        const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-        if (context.commandName === 'TransactWriteItemsCommand' && reasons) {
-          const items = (args.input as { TransactItems: Record<string, { Key?: { sk?: string } }>[] }).TransactItems;
-          const at = items.findIndex((entry) => entry.Update?.Key?.sk === 'IVE');
-          if (at >= 0 && ['ConditionalCheckFailed', 'TransactionConflict'].includes(reasons[at]?.Code ?? '')) numberingRetries += 1;
-        }
+        const items = (args.input as { TransactItems?: TransactItems }).TransactItems;
+        if (context.commandName === 'TransactWriteItemsCommand' && items && numberingLost(error, items) !== false) numberingRetries += 1;
         throw error;
       } finally {
         inCalls += performance.now() - started;
@@ -345,39 +341,28 @@ async function seedWorkspace(
   for (const type of [CUSTOMER, SUBSCRIPTION]) {
     await db.send(new UpdateCommand({ TableName: tableName(), Key: counterKey(ctx, type), UpdateExpression: 'ADD #t :n', ExpressionAttributeNames: { '#t': 'total' }, ExpressionAttributeValues: { ':n': count + floorOnly - 1 } }));
   }
-  const listed = await countListed(ctx, SUBSCRIPTION);
-  if (listed !== count + floorOnly) throw new Error(`seeding: ${listed} subscriptions listed, expected ${count + floorOnly}`);
+  const subscriptions = (await listed(ctx, SUBSCRIPTION)).length;
+  if (subscriptions !== count + floorOnly) throw new Error(`seeding: ${subscriptions} subscriptions listed, expected ${count + floorOnly}`);
   const templateItems = await Promise.all(ids.slice(0, templates).map((id) => getItem<SubscriptionItem>(subscriptionKey(ctx, id), true)));
   return { ctx, workspaceId, call, templates: templateItems as SubscriptionItem[], pools, ids: ids.slice(floorOnly), seedSeconds: (performance.now() - started) / 1000 };
 }
 
-/** How many items of `type` the workspace's list index holds (a COUNT query, page by page). */
-async function countListed(ctx: Ctx, type: typeof SUBSCRIPTION): Promise<number> {
-  let count = 0;
+/** The list fields (`lf`) of every item of `type` in the workspace's list index (an invoice's hold its number and subscription). */
+async function listed<T>(ctx: Ctx, type: typeof SUBSCRIPTION | typeof INVOICE): Promise<T[]> {
+  const out: T[] = [];
   let cursor: Record<string, unknown> | undefined;
   do {
     const page = await db.send(new QueryCommand({
-      TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': listPartition(ctx, type) }, Select: 'COUNT', ExclusiveStartKey: cursor,
+      TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': listPartition(ctx, type) }, ExclusiveStartKey: cursor,
     }));
-    count += page.Count ?? 0;
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return count;
-}
-
-/** Every invoice of the workspace from the list index (its `lf` holds the number and the subscription). */
-async function listedInvoices(ctx: Ctx): Promise<{ number: string | null; subscription_id: string | null }[]> {
-  const out: { number: string | null; subscription_id: string | null }[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(new QueryCommand({
-      TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': listPartition(ctx, INVOICE) }, ExclusiveStartKey: cursor,
-    }));
-    for (const item of page.Items ?? []) out.push(item.lf as { number: string | null; subscription_id: string | null });
+    for (const item of page.Items ?? []) out.push(item.lf as T);
     cursor = page.LastEvaluatedKey;
   } while (cursor);
   return out;
 }
+
+type ListedInvoice = { number: string | null; subscription_id: string | null };
+const listedInvoices = (ctx: Ctx) => listed<ListedInvoice>(ctx, INVOICE);
 
 /** Numbers `E<k>-<n>`, each entity's series on its own: how many, repeated, and missing below its highest (each series starts at 1). */
 function numberCheck(numbers: string[]): WorkerRun['numbers'] {
@@ -462,18 +447,18 @@ async function measureWorkers(bench: BillingBench, { workers, entities }: Billin
 
   const before = await listedInvoices(ctx);
   const rerun = await runDueWork(new Date(), only, { workers, maxReceives: MAX_RECEIVES });
-  const listed = await listedInvoices(ctx);
+  const invoices = await listedInvoices(ctx);
   const perSubscription = new Map<string, number>();
-  for (const invoice of listed) if (invoice.subscription_id) perSubscription.set(invoice.subscription_id, (perSubscription.get(invoice.subscription_id) ?? 0) + 1);
+  for (const invoice of invoices) if (invoice.subscription_id) perSubscription.set(invoice.subscription_id, (perSubscription.get(invoice.subscription_id) ?? 0) + 1);
   const counts = seeded.ids.map((id) => perSubscription.get(id) ?? 0);
-  const numbers = listed.map((i) => i.number).filter((n): n is string => !!n);
-  if (numbers.length !== listed.length) throw new Error(`${listed.length - numbers.length} invoices without a number`);
+  const numbers = invoices.map((i) => i.number).filter((n): n is string => !!n);
+  if (numbers.length !== invoices.length) throw new Error(`${invoices.length - numbers.length} invoices without a number`);
   return {
     described: sequence,
     run: {
       workers, entities, inFlight, run, floor,
       duplicates: counts.filter((c) => c > 1).length, missing: counts.filter((c) => c === 0).length,
-      numbers: numberCheck(numbers), rerun: { due: rerun.due, invoices: listed.length - before.length }, seedSeconds: seeded.seedSeconds,
+      numbers: numberCheck(numbers), rerun: { due: rerun.due, invoices: invoices.length - before.length }, seedSeconds: seeded.seedSeconds,
     },
   };
 }
