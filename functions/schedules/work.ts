@@ -15,7 +15,9 @@ import { linkKeyReady } from '../../shared/pages/link-key';
  * conditioned on its item's state, so an item that committed and then crashed, a duplicate, or a done item reported
  * again changes nothing the second time.
  */
-export function dueWorkHandler(sqs = new SQSClient({})) {
+export function dueWorkHandler(given?: SQSClient) {
+  // Made on the first failure, not at import: most invocations never need it.
+  let sqs = given;
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     await linkKeyReady(); // invoices in events carry signed page links
     const parsed = event.Records.map((record) => ({ record, item: parse(record.body) }));
@@ -30,7 +32,7 @@ export function dueWorkHandler(sqs = new SQSClient({})) {
     if (queueUrl && records.length > 0) {
       const messages = records.map((r) => ({ receiptHandle: r.receiptHandle, receiveCount: Number(r.attributes?.ApproximateReceiveCount) || 1 }));
       // Best effort: if SQS refuses, the queue's visibility timeout applies.
-      await retrySooner(queueUrl, messages, sqs).catch((error) => console.warn(JSON.stringify({ level: 'warn', message: 'visibility not shortened', error: String(error) })));
+      await retrySooner(queueUrl, messages, (sqs ??= new SQSClient({}))).catch((error) => console.warn(JSON.stringify({ level: 'warn', message: 'visibility not shortened', error: String(error) })));
     }
     return { batchItemFailures: records.map((r) => ({ itemIdentifier: r.messageId })) };
   };
