@@ -159,7 +159,7 @@ describe('functions', () => {
     expect(functions()[id]!.Properties.Timeout).toBe(scheduledHandler.timeout.toSeconds());
   });
 
-  test('the due-work queue: FIFO (grouped per item, deduplicated), consumed by the worker with partial batch failures; a poison item is dead-lettered after maxReceiveCount receives', () => {
+  test('the due-work queue: FIFO (grouped per item or per entity\'s renewals, deduplicated), consumed by the worker with partial batch failures; a poison item is dead-lettered after maxReceiveCount receives', () => {
     const queue = template.findResources('AWS::SQS::Queue')[dueQueueId()]!.Properties;
     expect(queue).toMatchObject({ FifoQueue: true, DeduplicationScope: 'messageGroup', FifoThroughputLimit: 'perMessageGroupId', VisibilityTimeout: dueQueueVisibility.toSeconds() });
     expect(queue.RedrivePolicy.maxReceiveCount).toBe(dueWorker.maxReceiveCount);
@@ -175,8 +175,9 @@ describe('functions', () => {
     });
     // SQS's advice: visibility ≥ 6 × the consumer's timeout, so a slow batch is not received twice.
     expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * functions()[worker]!.Properties.Timeout);
-    // The worker reads and writes the table, and sends to no queue.
-    expect(actionsOf(worker)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', ...writeActions, 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    // The worker reads and writes the table, and sends to no queue; it shortens a failed message's visibility on its queue.
+    expect(actionsOf(worker)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', ...writeActions, 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+    expect(functions()[worker]!.Properties.Environment.Variables.DUE_QUEUE_URL).toEqual({ Ref: dueQueueId() });
     expect(actionsOf(worker)).not.toContain('sqs:SendMessage');
     expect(actionsOf(worker)).not.toContain('dynamodb:Scan');
   });
