@@ -132,10 +132,6 @@ export class LocalDueQueue implements DueQueue {
     release();
   }
 
-  get pending(): number {
-    return this.waitingCount;
-  }
-
   private requeue(waiting: Waiting): void {
     pushTo(this.groups, groupId(waiting.item), waiting);
     this.waitingCount += 1;

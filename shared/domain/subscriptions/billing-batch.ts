@@ -20,7 +20,7 @@ import { summaryAlso } from './write';
  * customer, the subscription), plus the workspace's invoice counter and the entity's numbering counter once, within
  * DynamoDB's 100 items.
  */
-export const RENEWALS_PER_TRANSACTION = 24;
+const RENEWALS_PER_TRANSACTION = 24;
 
 interface Plan {
   s: SubscriptionItem;
