@@ -6,7 +6,6 @@ import { isMetered, meteredAmount, meteredUnits, readingKey, readMeteredUsage, u
 import { finalProration, NO_PRORATION, type Proration } from './proration';
 import { retryChange, settle, upToDate } from './settle';
 import { periodStart, subscriptionListFields, toSubscription, type Subscription, type SubscriptionItem } from './subscription';
-import { findSubscriptionItem } from './write';
 
 export type CancelMode = 'end_of_period' | 'immediately';
 
@@ -54,8 +53,7 @@ async function finalCharges(ctx: Ctx, s: SubscriptionItem, now: string, prorate:
 export async function cancelSubscription(ctx: Ctx, id: string, input: CancelInput = {}): Promise<Subscription> {
   const mode = input.mode ?? 'end_of_period';
   return retryChange(async () => {
-    let current = await findSubscriptionItem(ctx, id);
-    if (await upToDate(ctx, current)) current = await findSubscriptionItem(ctx, id);
+    const current = await upToDate(ctx, id);
     if (current.status === 'cancelled') throw new Conflict(`Subscription '${id}' is already cancelled.`);
     const now = ctx.clock.now().toISOString();
     if (mode === 'immediately' || current.status === 'pending') {

@@ -8,7 +8,7 @@ import { checkedChange, type SubscriptionProductInput } from './prepare';
 import { NO_PRORATION, prorate } from './proration';
 import { retryChange, settle, upToDate, type ProrationBehavior } from './settle';
 import { subscriptionListFields, toSubscription, type StoredSubscriptionProduct, type Subscription, type SubscriptionItem } from './subscription';
-import { findSubscriptionItem, putOnVersion } from './write';
+import { putOnVersion } from './write';
 
 export interface ChangeInput {
   /** The new full product list (absent: the products stay). */
@@ -47,15 +47,20 @@ function assertSomethingToChange(input: ChangeInput): void {
   if (input.collection_method === undefined) throw new InvalidRequest('Give products or collection_method to change.', [{ path: 'body', message: 'must have products or collection_method' }]);
 }
 
+/** The subscription a change decides on (upToDate); 409 once cancelled. */
+async function changeable(ctx: Ctx, id: string): Promise<SubscriptionItem> {
+  const current = await upToDate(ctx, id);
+  if (current.status === 'cancelled') throw new Conflict(`Subscription '${id}' is cancelled; it can no longer change.`);
+  return current;
+}
+
 /**
  * Only the collection method given: one write on the version read (a lost race re-reads). Billing dates already
  * passed are billed first (upToDate), so their invoices keep the method they were due under.
  */
 async function changeCollectionMethod(ctx: Ctx, id: string, method: CollectionMethod | null): Promise<Subscription> {
   return retryChange(async () => {
-    let current = await findSubscriptionItem(ctx, id);
-    if (await upToDate(ctx, current)) current = await findSubscriptionItem(ctx, id);
-    if (current.status === 'cancelled') throw new Conflict(`Subscription '${id}' is cancelled; it can no longer change.`);
+    const current = await changeable(ctx, id);
     const next: SubscriptionItem = { ...current, collection_method: method, updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
     await transactWrite([putOnVersion(next, current)]);
     return toSubscription(next);
@@ -75,9 +80,7 @@ export async function changeSubscription(ctx: Ctx, id: string, input: ChangeInpu
   if (input.products === undefined) return changeCollectionMethod(ctx, id, input.collection_method!);
   const products = input.products;
   return retryChange(async () => {
-    let current = await findSubscriptionItem(ctx, id);
-    if (await upToDate(ctx, current)) current = await findSubscriptionItem(ctx, id);
-    if (current.status === 'cancelled') throw new Conflict(`Subscription '${id}' is cancelled; it can no longer change.`);
+    const current = await changeable(ctx, id);
     const checked = await checkedChange(ctx, current, products);
     const now = ctx.clock.now().toISOString();
     const checks = checked.productIds.map((productId) => productUsableCheck(ctx, productId));

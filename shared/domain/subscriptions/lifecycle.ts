@@ -6,13 +6,11 @@ import { isMetered } from './metered';
 import { NO_PRORATION, partOf, prorationSeconds, type Proration } from './proration';
 import { retryChange, settle, upToDate } from './settle';
 import { subscriptionListFields, toSubscription, type PauseBilling, type Subscription, type SubscriptionItem } from './subscription';
-import { findSubscriptionItem } from './write';
 
 /** One state move of the subscription, on its version, with the customer's summary when its status changes. */
 async function move(ctx: Ctx, id: string, decide: (current: SubscriptionItem, now: string) => { next: Partial<SubscriptionItem>; proration?: Proration }): Promise<Subscription> {
   return retryChange(async () => {
-    let current = await findSubscriptionItem(ctx, id);
-    if (await upToDate(ctx, current)) current = await findSubscriptionItem(ctx, id);
+    const current = await upToDate(ctx, id);
     const now = ctx.clock.now().toISOString();
     const decided = decide(current, now);
     const next: SubscriptionItem = { ...current, ...decided.next, updated_at: now, _version: current._version + 1 };

@@ -16,7 +16,7 @@ import { billSubscription, SubscriptionChanged } from './billing';
 import type { Period } from './lines';
 import { creditUse, type Proration } from './proration';
 import type { SubscriptionItem } from './subscription';
-import { putOnVersion, summaryAlso, summaryUpdate } from './write';
+import { findSubscriptionItem, putOnVersion, summaryAlso, summaryUpdate } from './write';
 
 /** Stripe's names: invoice the proration now, hold it for the next invoice, or do not prorate. */
 export type ProrationBehavior = 'create_invoice' | 'next_invoice' | 'none';
@@ -36,14 +36,16 @@ export interface Settlement {
 }
 
 /**
- * Bills the billing dates already due (a scheduler run late or not yet come), so that a change applies to the period
- * that is really running. Billing is exactly once by itself and is not the request's effect (`outsideEffect`): a
- * crash after it and a retry with the same Idempotency-Key still apply the change.
+ * The subscription a change decides on: read, and read again after billing the billing dates already due (a scheduler
+ * run late or not yet come), so that the change applies to the period that is really running. Billing is exactly
+ * once by itself and is not the request's effect (`outsideEffect`): a crash after it and a retry with the same
+ * Idempotency-Key still apply the change.
  */
-export async function upToDate(ctx: Ctx, s: SubscriptionItem): Promise<boolean> {
-  if (s.status === 'cancelled' || s.next_billing_at === null || s.next_billing_at > ctx.clock.now().toISOString()) return false;
+export async function upToDate(ctx: Ctx, id: string): Promise<SubscriptionItem> {
+  const s = await findSubscriptionItem(ctx, id);
+  if (s.status === 'cancelled' || s.next_billing_at === null || s.next_billing_at > ctx.clock.now().toISOString()) return s;
   await outsideEffect(() => billSubscription(ctx, s.id));
-  return true;
+  return findSubscriptionItem(ctx, id);
 }
 
 /**
