@@ -63,12 +63,14 @@ export function billingReport(b: BillingResults): string {
       'and the batches in flight are one per entity, at most one per worker. A batch of 10 renewals sends, in order: ' +
       `${b.described.join(', then ')} (metered on template subscriptions billed together).`,
     '',
-    'The floor: that sequence sent directly with as many loops in flight as the run has batches in flight, each loop in its own entity, ' +
-      `${n(b.floorCounts.measured)} renewals after ${n(b.floorCounts.warmup)} unrecorded ones sent before the run (so both meet DynamoDB Local warm), timed half before the run and half after (so both meet the table as it was and as it became); each round on 10 subscriptions and customers of its own, seeded for the floor (due in ten years, so the run never finds them: the template's sequence with their ids), as the run's batches each meet their own; its transaction rebuilt on what its reads returned (new ` +
+    "The floor: the run's whole DynamoDB work sent directly. That sequence, with as many loops in flight as the run has batches in flight, each loop in its own entity, " +
+      `for as many renewals as the run (${n(b.floorCounts.measured)}) after ${n(b.floorCounts.warmup)} unrecorded ones sent before the run (so both meet DynamoDB Local warm), timed half before the run and half after (so both meet the table as it was and as it became), ` +
+      "and the run's scan of the scheduling index, sent beside the first half's loops as the run's workers start on the scan's first page. " +
+      `Each round is on 10 subscriptions and customers of the floor's own (${n(b.floorCounts.pool)} seeded for it, due in ten years so the run never finds them, the rounds going round them: the template's sequence with their ids), as the run's batches each meet their own; its transaction rebuilt on what its reads returned (new ` +
       "invoice ids and the numbers their places take from the entity's counter read, the subscriptions' versions and dates read). When the numbering counter's condition " +
       'fails, the transaction is sent again at once, renumbered from the entity its cancellation returns (after a conflict, from a GetItem after the domain\'s jittered backoff), ' +
       "as the domain does. Numbering retries are the TransactWriteItems cancelled on an entity item (its condition failed, or a " +
-      'conflict), counted on the shared client for both. DynamoDB calls per renewal include the retries (and, for the run, its scan).',
+      'conflict), counted on the shared client for both. DynamoDB calls per renewal include the retries and the scan.',
     '',
     "Afterwards the workspace's invoices are read from the list index: every subscription of the run has exactly one, and each entity's numbers " +
       '(run, floor and templates) are 1…N with none repeated or missing; a second run finds nothing due and adds nothing. ' +

@@ -3,8 +3,9 @@
  * (`runDueWork`: the scan of the scheduling index, the queue, N in-process workers, each taking batches of 10 items:
  * `runDueBatch`), with 1, 4 and 16 workers on one invoicing entity, and 16 workers on 16 entities, each in a workspace
  * of its own. An entity's renewals share one message group, so the queue runs one batch per entity at a time. Beside
- * each run, its floor: the DynamoDB sequence one batch sends (metered), sent directly with as many batches in flight
- * as the queue runs, retried as the domain retries when the numbering counter's condition fails. Then checks that
+ * each run, its floor: the run's DynamoDB work sent directly, that is the sequence one batch sends (metered) for as many
+ * renewals, with as many batches in flight as the queue runs, retried as the domain retries when the numbering
+ * counter's condition fails, and the same scan of the scheduling index. Then checks that
  * every subscription was invoiced exactly once, that each entity's invoice numbers have no gap and no duplicate, and
  * that a second run finds nothing due. Imports the shared table client: import this module only once
  * DYNAMODB_ENDPOINT and TABLE_NAME are set.
@@ -20,7 +21,7 @@ import { transactWrite } from '../../shared/db/transactions';
 import { CUSTOMER, customerItemKey, subscriptionSummaryAttribute, type CustomerItem } from '../../shared/domain/customers/customer';
 import { INVOICE, invoiceKey, invoiceListKeys, type InvoiceItem } from '../../shared/domain/invoices/invoice';
 import { entityItemKey, type EntityItem } from '../../shared/domain/invoicing-entities/invoicing-entity';
-import type { DueItem } from '../../shared/domain/schedules/due-item';
+import { findDueItems, type DueItem } from '../../shared/domain/schedules/due-item';
 import { LOCAL_BATCH, runDueBatch, runDueWork } from '../../shared/domain/schedules/run-due';
 import { prepareSubscription } from '../../shared/domain/subscriptions/prepare';
 import {
@@ -50,8 +51,11 @@ export interface BillingBench {
    * hold every run's workspace, and by the third run of 10,000 renewals the JVM's heap is full and it slows down.
    */
   freshDynamo?: () => Promise<void>;
-  /** Renewals of each floor (batches of its sequence), spread over its loops; the warm-up ones unrecorded (a fresh JVM's JIT warms up on them). */
-  floorCounts: { warmup: number; measured: number };
+  /**
+   * Renewals of each floor (batches of its sequence), spread over its loops; the warm-up ones unrecorded (a fresh JVM's
+   * JIT warms up on them). `pool`: the subscriptions seeded for the floor, its rounds going round them.
+   */
+  floorCounts: { warmup: number; measured: number; pool: number };
 }
 
 export interface Throughput {
@@ -85,7 +89,7 @@ export interface BillingResults {
   /** What one worker batch of renewals sends, in order (metered on template subscriptions billed together, untimed). */
   described: string[];
   runs: WorkerRun[];
-  floorCounts: { warmup: number; measured: number };
+  floorCounts: BillingBench['floorCounts'];
   seconds: number;
 }
 
@@ -129,6 +133,8 @@ const NUMBERING_PROBE = 'benchNumberingRetries';
 let numberingRetries = 0;
 /** Milliseconds spent in DynamoDB calls, summed (with one worker, the run's time waiting on DynamoDB). */
 let inCalls = 0;
+/** The same, by command: [calls, milliseconds]. */
+const byCommand = new Map<string, [number, number]>();
 function installNumberingProbe(): void {
   if (db.middlewareStack.identify().some((m) => m.startsWith(NUMBERING_PROBE))) return;
   db.middlewareStack.add(
@@ -141,7 +147,11 @@ function installNumberingProbe(): void {
         if (context.commandName === 'TransactWriteItemsCommand' && items && numberingLost(error, items) !== false) numberingRetries += 1;
         throw error;
       } finally {
-        inCalls += performance.now() - started;
+        const took = performance.now() - started;
+        inCalls += took;
+        const name = context.commandName ?? 'unknown';
+        const seen = byCommand.get(name) ?? [0, 0];
+        byCommand.set(name, [seen[0] + 1, seen[1] + took]);
       }
     },
     { step: 'initialize', name: NUMBERING_PROBE },
@@ -159,6 +169,19 @@ const numberingLost = (error: unknown, items: TransactItems): EntityItem | undef
   if (at < 0 || !reason || !['ConditionalCheckFailed', 'TransactionConflict'].includes(reason.Code ?? '')) return false;
   return reason.Item ? (unmarshall(reason.Item) as EntityItem) : undefined;
 };
+
+type CommandTimes = Map<string, [number, number]>;
+const snapshot = (): CommandTimes => new Map([...byCommand].map(([name, [count, ms]]) => [name, [count, ms]]));
+/** Adds to `into` the calls and milliseconds by command since `since`. */
+const addSince = (into: CommandTimes, since: CommandTimes): void => {
+  for (const [name, [count, ms]] of byCommand) {
+    const [c0, m0] = since.get(name) ?? [0, 0];
+    const [c1, m1] = into.get(name) ?? [0, 0];
+    if (count > c0) into.set(name, [c1 + count - c0, m1 + ms - m0]);
+  }
+};
+const perCall = (times: CommandTimes): string =>
+  [...times].map(([name, [count, ms]]) => `${name.replace('Command', '')} ${count} × ${(ms / count).toFixed(1)} ms`).join(', ');
 
 /** `value` with every id of `ids` in its strings (keys, attribute names and values) replaced: Sets and numbers kept. */
 function withIds(value: unknown, ids: ReadonlyMap<string, string>): unknown {
@@ -387,9 +410,8 @@ async function measureWorkers(bench: BillingBench, { workers, entities }: Billin
   // Each floor loop's rounds, warm-up and measured, each on 10 subscriptions of its own.
   const roundsOf = (renewals: number) => Math.ceil(renewals / (LOCAL_BATCH * inFlight));
   const floorRounds = { warmup: roundsOf(bench.floorCounts.warmup), measured: roundsOf(bench.floorCounts.measured) };
-  const seeded = await seedWorkspace(bench, bench.subscriptions, entities, {
-    loops: inFlight, templates: inFlight * LOCAL_BATCH, pool: (floorRounds.warmup + floorRounds.measured) * LOCAL_BATCH,
-  });
+  const poolRounds = Math.min(floorRounds.warmup + floorRounds.measured, roundsOf(bench.floorCounts.pool));
+  const seeded = await seedWorkspace(bench, bench.subscriptions, entities, { loops: inFlight, templates: inFlight * LOCAL_BATCH, pool: poolRounds * LOCAL_BATCH });
   const { ctx } = seeded;
   const only = { workspaces: new Set([seeded.workspaceId]) };
 
@@ -403,42 +425,54 @@ async function measureWorkers(bench: BillingBench, { workers, entities }: Billin
   uninstallMeter();
   const sequence = described ?? metered[0]!.requests.map((r) => describe(r.command, r.input));
 
-  // The floor: as many loops in flight as the queue runs batches at once, each on its own entity's subscriptions,
-  // its batches prepared now. Its warm-up rounds go before the run, so both meet DynamoDB Local warm; its measured
-  // rounds half before the run and half after, so both meet the table (and the JVM's heap) as it was and as it became.
+  // The floor: as many loops in flight as the queue runs batches at once, each going round its entity's own
+  // subscriptions, its batches prepared now, and as many renewals as the run. Its warm-up rounds go before the run, so
+  // both meet DynamoDB Local warm; its measured rounds half before the run and half after, so both meet the table (and
+  // the JVM's heap) as it was and as it became. The first half also sends the run's scan of the scheduling index
+  // beside its loops, as the run's workers start on the scan's first page: the floor is the run's whole DynamoDB work.
   const templateRenewals = (loop: number) => seeded.templates.slice(loop * LOCAL_BATCH, (loop + 1) * LOCAL_BATCH).map((t) => ({ subscriptionId: t.id, customerId: t.customer_id }));
   const loops = metered.map((m, loop) => seeded.pools[loop]!.map((own) => floorBatch(ctx, m.requests, templateRenewals(loop), own)));
   const perRound = loops[0]![0]!.renewals;
-  const floorTotals = { batches: 0, seconds: 0, calls: 0, retries: 0, waited: 0 };
-  const floorLoops = async (from: number, count: number, measured: boolean): Promise<void> => {
-    const [calls, retries, waited, started] = [dynamoCallCount(), numberingRetries, inCalls, performance.now()];
-    await Promise.all(loops.map(async (batches) => {
-      for (let r = from; r < from + count; r++) await batches[r]!.round();
-    }));
+  const floorTotals = { batches: 0, seconds: 0, calls: 0, retries: 0, waited: 0, byCommand: new Map() as CommandTimes };
+  const scan = async (): Promise<void> => {
+    for await (const _page of findDueItems(new Date(), only));
+  };
+  const floorLoops = async (from: number, count: number, measured: boolean, withScan = false): Promise<void> => {
+    const [calls, retries, waited, started, times] = [dynamoCallCount(), numberingRetries, inCalls, performance.now(), snapshot()];
+    await Promise.all([
+      ...loops.map(async (batches) => {
+        for (let r = from; r < from + count; r++) await batches[r % batches.length]!.round();
+      }),
+      ...(withScan ? [scan()] : []),
+    ]);
     if (!measured) return;
     floorTotals.batches += count * loops.length;
     floorTotals.seconds += (performance.now() - started) / 1000;
     floorTotals.calls += dynamoCallCount() - calls;
     floorTotals.retries += numberingRetries - retries;
     floorTotals.waited += inCalls - waited;
+    addSince(floorTotals.byCommand, times);
   };
   const firstHalf = Math.floor(floorRounds.measured / 2);
   await floorLoops(0, floorRounds.warmup, false);
-  await floorLoops(floorRounds.warmup, firstHalf, true);
+  await floorLoops(floorRounds.warmup, firstHalf, true, true);
 
   const calls = dynamoCallCount();
   const retries = numberingRetries;
   const waited = inCalls;
+  const times = snapshot();
   const started = performance.now();
   const result = await runDueWork(new Date(), only, { workers, maxReceives: MAX_RECEIVES });
   const seconds = (performance.now() - started) / 1000;
   const run: WorkerRun['run'] = {
     ...result, seconds, perSecond: result.done / seconds, callsPerRenewal: (dynamoCallCount() - calls) / bench.subscriptions, numberingRetries: numberingRetries - retries,
   };
-  console.error(`  run: ${seconds.toFixed(1)} s, of which ${((inCalls - waited) / 1000).toFixed(1)} s in DynamoDB calls (summed over its workers)`);
+  const runCalls: CommandTimes = new Map();
+  addSince(runCalls, times);
+  console.error(`  run: ${seconds.toFixed(1)} s, of which ${((inCalls - waited) / 1000).toFixed(1)} s in DynamoDB calls (summed over its workers): ${perCall(runCalls)}`);
 
   await floorLoops(floorRounds.warmup + firstHalf, floorRounds.measured - firstHalf, true);
-  console.error(`  floor: ${floorTotals.seconds.toFixed(1)} s, of which ${(floorTotals.waited / 1000).toFixed(1)} s in DynamoDB calls (summed over its loops)`);
+  console.error(`  floor: ${floorTotals.seconds.toFixed(1)} s, of which ${(floorTotals.waited / 1000).toFixed(1)} s in DynamoDB calls (summed over its loops): ${perCall(floorTotals.byCommand)}`);
   const floorRenewals = floorTotals.batches * perRound;
   const floor: WorkerRun['floor'] = {
     rounds: floorRenewals, seconds: floorTotals.seconds, perSecond: floorRenewals / floorTotals.seconds,

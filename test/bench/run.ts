@@ -47,17 +47,18 @@ const TOPUP_COUNTS = { warmup: 30, measured: 200 };
 const INVOICE_COUNTS = { create: { warmup: 20, measured: 100 }, validate: { warmup: 20, measured: 100 } };
 /**
  * A billing day (issue 18): 10,000 renewals due at once, billed with 1, 4 and 16 workers on one invoicing entity and
- * 16 workers on 16 entities, each on a fresh workspace, and the rounds of each floor (one batch's sequence, as many in
- * flight as the queue runs batches at once: one per entity, at most one per worker).
+ * 16 workers on 16 entities, each on a fresh workspace, and the renewals of each floor (the run's DynamoDB work: one
+ * batch's sequence for as many renewals, as many in flight as the queue runs batches at once, one per entity and at most
+ * one per worker, and the run's scan), going round a pool of subscriptions seeded for it.
  */
 const BILLING = {
   subscriptions: 10_000,
   runs: [{ workers: 1, entities: 1 }, { workers: 4, entities: 1 }, { workers: 16, entities: 1 }, { workers: 16, entities: 16 }],
   seedConcurrency: 4,
-  floorCounts: { warmup: 1_000, measured: 2_000 },
+  floorCounts: { warmup: 2_000, measured: 10_000, pool: 3_000 },
 };
 // The billing part on fewer renewals (`BENCH_BILLING_SUBSCRIPTIONS=1000 BENCH_BILLING_FLOOR_ROUNDS=500 npm run bench -- --only billing`): a quick try, or a loaded machine.
-if (process.env.BENCH_BILLING_SUBSCRIPTIONS) Object.assign(BILLING, { subscriptions: Number(process.env.BENCH_BILLING_SUBSCRIPTIONS), floorCounts: { warmup: 100, measured: Number(process.env.BENCH_BILLING_FLOOR_ROUNDS ?? 200) } });
+if (process.env.BENCH_BILLING_SUBSCRIPTIONS) Object.assign(BILLING, { subscriptions: Number(process.env.BENCH_BILLING_SUBSCRIPTIONS), floorCounts: { warmup: 100, measured: Number(process.env.BENCH_BILLING_FLOOR_ROUNDS ?? process.env.BENCH_BILLING_SUBSCRIPTIONS), pool: 1_000 } });
 // Some runs only, as workers×entities (`BENCH_BILLING_RUNS=16x1,16x16`).
 if (process.env.BENCH_BILLING_RUNS) {
   Object.assign(BILLING, { runs: process.env.BENCH_BILLING_RUNS.split(',').map((run) => ({ workers: Number(run.split('x')[0]), entities: Number(run.split('x')[1] ?? 1) })) });
