@@ -69,7 +69,11 @@ describe('the invoice page', () => {
     const clicked = await toPay(payer.id);
     await page.goto(clicked.public_url);
     await page.getByRole('button', { name: 'Pay €120.00' }).first().dblclick();
-    await page.waitForURL(/notice=/);
+    // The second submit aborts the first's navigation, which waitForURL may report (ERR_ABORTED): then wait for the second's.
+    await page.waitForURL(/notice=/).catch((error: Error) => {
+      if (!/ERR_ABORTED|frame was detached/.test(error.message)) throw error;
+      return page.waitForURL(/notice=/);
+    });
     expect(payments(await invoice(clicked.id))).toHaveLength(1);
 
     // The same form (same CSRF nonce) sent twice at once, as a double submit or a resend does.
