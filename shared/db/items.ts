@@ -44,6 +44,13 @@ export const versionCondition = (readVersion: number) => ({
 });
 
 /**
+ * The wait before retry `attempt` (0, 1, …) after a lost race: full jitter, capped, so a hot item (dozens of writers at
+ * once) drains in a few rounds, not an avalanche.
+ */
+export const raceBackoff = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
+
+/**
  * Runs read-modify-write `attempt` again when a concurrent writer got there first (a failed version condition
  * or a transaction conflict), so a lost race costs a retry, never a lost update. Gives up with a retryable 503.
  */
@@ -54,8 +61,7 @@ export async function retryOnRace<T>(attempt: () => Promise<T>, attempts = 25): 
     } catch (error) {
       const raced = error instanceof ConditionFailed || error instanceof ServiceUnavailable || error instanceof BalanceChanged;
       if (!raced || i + 1 >= attempts) throw raced ? new ServiceUnavailable() : error;
-      // Full jitter, capped: a hot balance (dozens of writers at once) drains in a few rounds, not an avalanche.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** i, 200)));
+      await raceBackoff(i);
     }
   }
 }

@@ -15,7 +15,7 @@ import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, Update
 import { makeCtx, type Ctx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
 import { pushTo } from '../../shared/concurrency';
-import { getItem } from '../../shared/db/items';
+import { getItem, raceBackoff } from '../../shared/db/items';
 import { counterKey, listIndexKeys, listPartition } from '../../shared/db/keys';
 import { transactWrite } from '../../shared/db/transactions';
 import { CUSTOMER, customerItemKey, subscriptionSummaryAttribute, type CustomerItem } from '../../shared/domain/customers/customer';
@@ -266,7 +266,7 @@ function floorBatch(ctx: Ctx, requests: MeteredRequest[], templates: readonly Re
         if (latest === false) throw error;
         if (latest) base = latest.next_invoice_number;
         else {
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
+          await raceBackoff(attempt);
           base = (await db.send(new GetCommand({ TableName: tableName(), Key: entityItemKey(ctx, entity.id), ConsistentRead: true }))).Item!.next_invoice_number;
         }
       }

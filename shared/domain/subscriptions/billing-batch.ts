@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context';
 import { chunksOf } from '../../concurrency';
 import { batchGet, counterUpdate } from '../../db/pagination';
-import { getItem } from '../../db/items';
+import { getItem, raceBackoff } from '../../db/items';
 import { ConditionFailed, transactWrite } from '../../db/transactions';
 import { ServiceUnavailable } from '../../errors';
 import { customerItemKey, type CustomerItem } from '../customers/customer';
@@ -78,8 +78,6 @@ export function renumberable(read: EntityItem, latest: EntityItem, built: Pick<I
   return onlyNumbersMoved(read, latest) && issueDay(latest, now) === issueDay(latest, new Date(built.emitted_at));
 }
 
-const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(10 * 2 ** attempt, 200)));
-
 /**
  * One batch's transaction on `entity` as read. When only the entity's counter moved (another batch or invoice took
  * numbers first), its cancellation returns the entity as it stands: the invoices are renumbered from there and the
@@ -100,7 +98,7 @@ async function writeBatch(ctx: Ctx, read: EntityItem, batch: Plan[]): Promise<En
       if (!numberTaken || attempt + 1 >= NUMBERING_ATTEMPTS) return undefined;
       let latest = error instanceof ConditionFailed ? (error.item as EntityItem | undefined) : undefined;
       if (!latest) {
-        await backoff(attempt);
+        await raceBackoff(attempt);
         latest = await getItem<EntityItem>(entityItemKey(ctx, entity.id), true);
         if (!latest) return undefined;
       }
