@@ -95,10 +95,9 @@ interface Waiting {
  * its visibility timeout ends) until it has been received `maxReceives` times, then to `deadLetters`.
  */
 export class LocalDueQueue implements DueQueue {
-  /** Waiting items by group, groups in the order they were first sent. */
+  /** Waiting items by group, groups in the order they were first sent; a group is removed once it has none. */
   private groups = new Map<string, Waiting[]>();
   private held = new Set<string>();
-  private waitingCount = 0;
   /** Senders still sending (`opened`): until they are done, a worker that finds nothing waits rather than stops. */
   private senders = 0;
   private released: () => void = () => {};
@@ -134,7 +133,6 @@ export class LocalDueQueue implements DueQueue {
 
   private requeue(waiting: Waiting): void {
     pushTo(this.groups, groupId(waiting.item), waiting);
-    this.waitingCount += 1;
   }
 
   /** Up to `size` waiting items, from the first groups no worker holds, which this worker then holds. */
@@ -149,7 +147,6 @@ export class LocalDueQueue implements DueQueue {
       this.held.add(group);
       if (waiting.length === 0) this.groups.delete(group);
     }
-    this.waitingCount -= batch.length;
     return { batch, groups };
   }
 
@@ -174,7 +171,7 @@ export class LocalDueQueue implements DueQueue {
   ): Promise<Drained> {
     const result: Drained = { received: 0, done: 0, failed: 0 };
     const worker = async () => {
-      while (this.senders > 0 || this.waitingCount > 0 || this.held.size > 0) {
+      while (this.senders > 0 || this.groups.size > 0 || this.held.size > 0) {
         const { batch, groups } = this.take(batchSize);
         if (batch.length === 0) {
           // Every waiting item's group is held, or nothing waits yet: wait for a release, a send, or the sender's end.
