@@ -40,7 +40,7 @@ export function billingTable(b: BillingResults): string {
     b.runs.map((r) => [
       String(r.workers), String(r.entities), String(r.inFlight), r.run.perSecond.toFixed(1), r.floor.perSecond.toFixed(1), x(ratio(r)), r.run.seconds.toFixed(1),
       `${calls(r.run.callsPerRenewal)} / ${calls(r.floor.callsPerRenewal)}`, `${n(r.run.numberingRetries)} / ${n(r.floor.numberingRetries)}`,
-      `${(r.run.numberingRetries / b.subscriptions).toFixed(3)} / ${(r.floor.numberingRetries / r.floor.rounds).toFixed(3)}`,
+      `${(r.run.numberingRetries / b.subscriptions).toFixed(3)} / ${(r.floor.numberingRetries / r.floor.renewals).toFixed(3)}`,
       String(r.duplicates), `${r.numbers.gaps} / ${r.numbers.repeated} of ${n(r.numbers.count)}`, `${r.rerun.due} due, ${r.rerun.invoices} invoices`,
     ]),
   );

@@ -74,7 +74,7 @@ export interface WorkerRun {
   /** Batches the queue lets run at once: one per entity (its message group), at most one per worker. The floor's loops. */
   inFlight: number;
   run: Throughput & { due: number; done: number; failed: number };
-  floor: Throughput & { rounds: number };
+  floor: Throughput & { renewals: number };
   /** Subscriptions of the run with more than one invoice, and with none. */
   duplicates: number;
   missing: number;
@@ -408,7 +408,7 @@ function numberCheck(numbers: string[]): WorkerRun['numbers'] {
 async function measureWorkers(bench: BillingBench, { workers, entities }: BillingBench['runs'][number], described: string[] | undefined): Promise<{ run: WorkerRun; described: string[] }> {
   console.error(`Billing day with ${workers} worker${workers === 1 ? '' : 's'} and ${entities} entit${entities === 1 ? 'y' : 'ies'}: seeding ${bench.subscriptions.toLocaleString('en-US')} subscriptions…`);
   const inFlight = Math.min(workers, entities);
-  // Each floor loop's rounds, warm-up and measured, each on 10 subscriptions of its own.
+  // Each floor loop's rounds (batches of 10 renewals), warm-up and measured.
   const roundsOf = (renewals: number) => Math.ceil(renewals / (LOCAL_BATCH * inFlight));
   const floorRounds = { warmup: roundsOf(bench.floorCounts.warmup), measured: roundsOf(bench.floorCounts.measured) };
   const poolRounds = Math.min(floorRounds.warmup + floorRounds.measured, roundsOf(bench.floorCounts.pool));
@@ -476,7 +476,7 @@ async function measureWorkers(bench: BillingBench, { workers, entities }: Billin
   console.error(`  floor: ${floorTotals.seconds.toFixed(1)} s, of which ${inCalls(floorTotals.byCommand, 'its loops')}`);
   const floorRenewals = floorTotals.batches * perRound;
   const floor: WorkerRun['floor'] = {
-    rounds: floorRenewals, seconds: floorTotals.seconds, perSecond: floorRenewals / floorTotals.seconds,
+    renewals: floorRenewals, seconds: floorTotals.seconds, perSecond: floorRenewals / floorTotals.seconds,
     callsPerRenewal: floorTotals.calls / floorRenewals, numberingRetries: floorTotals.retries,
   };
 
