@@ -5,13 +5,21 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ensureTable } from '../lib/local/create-table';
 import { JavaMissing, startDynamoLocal, type RunningDynamo } from '../lib/local/dynamodb-local';
 import { loadOrCreateKeys, signToken } from '../lib/local/jwt';
 import { localDir } from '../lib/local/paths';
+import { parseCommandLine, usageError } from './command-line';
 
-const { values } = parseArgs({
+const usage = `usage: npm start [-- --port 3000] [--host 127.0.0.1] [--in-memory]
+  the whole API on this machine, on DynamoDB Local (data in .local/dynamodb; Java 17+)
+  --port       the port to listen on (default: PORT, else 3000; 0 picks a free one)
+  --host       the address to listen on (default 127.0.0.1)
+  --in-memory  a throwaway DynamoDB Local: nothing is kept
+environment: DYNAMODB_ENDPOINT=http://localhost:8000 uses a DynamoDB you already run and starts nothing;
+             LOCAL_DIR moves .local/ (keys, data, the API key)`;
+
+const { values } = parseCommandLine(usage, {
   options: {
     port: { type: 'string' },
     host: { type: 'string', default: '127.0.0.1' },
@@ -19,10 +27,7 @@ const { values } = parseArgs({
   },
 });
 const port = Number(values.port ?? process.env.PORT ?? 3000);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`Invalid port: ${values.port ?? process.env.PORT}`);
-  process.exit(2);
-}
+if (!Number.isInteger(port) || port < 0 || port > 65535) usageError(usage, `Invalid port: ${values.port ?? process.env.PORT}`);
 
 let dynamo: RunningDynamo | undefined;
 try {
