@@ -83,15 +83,16 @@ console.log(`Billing API listening on ${api.url}
   Pages:    ${process.env.PUBLIC_PAGES_URL ?? `${api.url}/pages`} (an invoice's public_url, a quote's url, POST /v1/customers/{id}/portal-sessions)
   Stream:   ${streamLine}
 
-API key of workspace ws_local (scopes read write admin; kept in .local/api-key):
+API key of workspace ws_local (scopes read write admin; kept in .local/api-key), the $TOKEN of the README's examples:
 
-export API_KEY=${apiKey}
+export TOKEN=${apiKey}
 
-Development token (workspace ws_local, scopes read write admin, valid 24 h):
+Try: curl -H "Authorization: Bearer $TOKEN" ${api.url}/v1/customers
 
-export TOKEN=${token}
+Or, instead of the key, a development token of the same workspace (a JWT, scopes read write admin, valid 24 h;
+npm run --silent token makes others):
 
-Try: curl -H "Authorization: Bearer $API_KEY" ${api.url}/v1/customers
+  ${token}
 
 OAuth:    ${api.url}/.well-known/oauth-authorization-server (sign-in: ${
   process.env.OAUTH_UPSTREAM_ISSUER ? `OpenID provider ${process.env.OAUTH_UPSTREAM_ISSUER}` : 'LOCAL DEVELOPMENT SIGN-IN, no password checked'
