@@ -12,8 +12,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { localDir } from '../lib/local/paths';
+import { parseCommandLine, usageError } from './command-line';
 
 const usage = `usage: npm run cli -- workspace create --name <name> [--id ws_…]
        npm run cli -- api-keys create --workspace ws_… --name <name> [--scopes read,write,admin] [--expires-at <ISO date-time>]
@@ -22,7 +22,7 @@ const usage = `usage: npm run cli -- workspace create --name <name> [--id ws_…
 options: --table <TableName output> [--region <region>] to use a deployed table (AWS credentials from the environment);
          --env live|test names the keys (default: live with --table, test locally)`;
 
-const { values, positionals } = parseArgs({
+const { values, positionals } = parseCommandLine(usage, {
   allowPositionals: true,
   options: {
     name: { type: 'string' }, id: { type: 'string' }, workspace: { type: 'string' }, scopes: { type: 'string' },
@@ -31,8 +31,7 @@ const { values, positionals } = parseArgs({
 });
 
 function fail(message: string): never {
-  console.error(`${message}\n\n${usage}`);
-  process.exit(2);
+  return usageError(usage, message);
 }
 
 /** Where the table is: a deployed one (--table), else the local one `npm start` wrote the endpoint of. */

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
+import { parseCommandLine } from './command-line';
 
 const require = createRequire(import.meta.url);
 const outFile = join(dirname(fileURLToPath(import.meta.url)), '..', 'shared', 'domain', 'invoices', 'pdf', 'generated', 'roboto.json');
@@ -60,4 +61,7 @@ export function generateFonts(): void {
   if (!existsSync(outFile) || readFileSync(outFile, 'utf8') !== content) writeFileSync(outFile, content);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) generateFonts();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  parseCommandLine('usage: tsx bin/generate-fonts.ts   (run by npm install, npm run generate)\n  writes the fonts a PDF embeds into shared/domain/invoices/pdf/generated/roboto.json', {});
+  generateFonts();
+}

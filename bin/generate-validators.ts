@@ -10,6 +10,7 @@ import Ajv, { type Options } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { routes, type RouteDefinition } from '../functions/routes';
 import type { Schema } from '../shared/schemas/common';
+import { parseCommandLine } from './command-line';
 import { keywords, strictIntegerQuery } from './validator-keywords';
 
 const outDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'shared', 'schemas', 'generated');
@@ -73,6 +74,9 @@ export function generateValidators(): number {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseCommandLine('usage: tsx bin/generate-validators.ts [--quiet]   (run by npm install, npm run generate, npm test, npm start)\n  precompiles the request validators of every route into shared/schemas/generated/', {
+    options: { quiet: { type: 'boolean' } },
+  });
   const count = generateValidators();
-  if (!process.argv.includes('--quiet')) console.log(`generated validators for ${count} routes`);
+  if (!values.quiet) console.log(`generated validators for ${count} routes`);
 }

@@ -5,13 +5,21 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ensureTable } from '../lib/local/create-table';
 import { JavaMissing, startDynamoLocal, type RunningDynamo } from '../lib/local/dynamodb-local';
 import { loadOrCreateKeys, signToken } from '../lib/local/jwt';
 import { localDir } from '../lib/local/paths';
+import { parseCommandLine, usageError } from './command-line';
 
-const { values } = parseArgs({
+const usage = `usage: npm start [-- --port 3000] [--host 127.0.0.1] [--in-memory]
+  the whole API on this machine, on DynamoDB Local (data in .local/dynamodb; Java 17+)
+  --port       the port to listen on (default: PORT, else 3000; 0 picks a free one)
+  --host       the address to listen on (default 127.0.0.1)
+  --in-memory  a throwaway DynamoDB Local: nothing is kept
+environment: DYNAMODB_ENDPOINT=http://localhost:8000 uses a DynamoDB you already run and starts nothing;
+             LOCAL_DIR moves .local/ (keys, data, the API key)`;
+
+const { values } = parseCommandLine(usage, {
   options: {
     port: { type: 'string' },
     host: { type: 'string', default: '127.0.0.1' },
@@ -19,10 +27,7 @@ const { values } = parseArgs({
   },
 });
 const port = Number(values.port ?? process.env.PORT ?? 3000);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`Invalid port: ${values.port ?? process.env.PORT}`);
-  process.exit(2);
-}
+if (!Number.isInteger(port) || port < 0 || port > 65535) usageError(usage, `Invalid port: ${values.port ?? process.env.PORT}`);
 
 let dynamo: RunningDynamo | undefined;
 try {
@@ -78,15 +83,16 @@ console.log(`Billing API listening on ${api.url}
   Pages:    ${process.env.PUBLIC_PAGES_URL ?? `${api.url}/pages`} (an invoice's public_url, a quote's url, POST /v1/customers/{id}/portal-sessions)
   Stream:   ${streamLine}
 
-API key of workspace ws_local (scopes read write admin; kept in .local/api-key):
+API key of workspace ws_local (scopes read write admin; kept in .local/api-key), the $TOKEN of the README's examples:
 
-export API_KEY=${apiKey}
+export TOKEN=${apiKey}
 
-Development token (workspace ws_local, scopes read write admin, valid 24 h):
+Try: curl -H "Authorization: Bearer $TOKEN" ${api.url}/v1/customers
 
-export TOKEN=${token}
+Or, instead of the key, a development token of the same workspace (a JWT, scopes read write admin, valid 24 h;
+npm run --silent token makes others):
 
-Try: curl -H "Authorization: Bearer $API_KEY" ${api.url}/v1/customers
+  ${token}
 
 OAuth:    ${api.url}/.well-known/oauth-authorization-server (sign-in: ${
   process.env.OAUTH_UPSTREAM_ISSUER ? `OpenID provider ${process.env.OAUTH_UPSTREAM_ISSUER}` : 'LOCAL DEVELOPMENT SIGN-IN, no password checked'

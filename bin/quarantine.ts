@@ -4,14 +4,15 @@
  * DynamoDB line `npm start` prints), else against AWS with the usual credentials, TABLE_NAME and, for replay,
  * DELIVERY_QUEUE_URL (both from the stream handler's environment).
  */
-import { parseArgs } from 'node:util';
+import { parseCommandLine, usageError } from './command-line';
 
-const usage = 'usage: npm run --silent quarantine -- list [--workspace <ws>|@ops] | replay <ref> | discard <ref>';
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { workspace: { type: 'string' } } });
+const usage = `usage: npm run --silent quarantine -- list [--workspace <ws>|@ops] | replay <ref> | discard <ref>
+  quarantined stream records: DynamoDB Local when DYNAMODB_ENDPOINT is set, else AWS (TABLE_NAME, and
+  DELIVERY_QUEUE_URL for replay, from the stream handler's environment); docs/operations.md`;
+const { values, positionals } = parseCommandLine(usage, { allowPositionals: true, options: { workspace: { type: 'string' } } });
 const [command, ref] = positionals;
 if (!(command === 'list' || ((command === 'replay' || command === 'discard') && ref))) {
-  console.error(usage);
-  process.exit(2);
+  usageError(usage, command ? `unknown command or missing reference: ${positionals.join(' ')}` : 'no command given');
 }
 const local = Boolean(process.env.DYNAMODB_ENDPOINT);
 if (!local && !process.env.TABLE_NAME) {

@@ -22,7 +22,8 @@ export interface RouteDefinition {
   description?: string;
   tag: string;
   request: { path?: Schema; query?: Schema; body?: Schema };
-  response: { status: number; schema: Schema; list?: boolean };
+  /** `mediaTypes`: those a binary (`format: 'binary'`) response may have; default `application/pdf`. */
+  response: { status: number; schema: Schema; list?: boolean; mediaTypes?: readonly string[] };
   errorFormat?: 'oauth';
   /**
    * A GET whose Lambda writes to the table: the OAuth browser flow's GETs, which start or continue a sign-in. Other

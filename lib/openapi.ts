@@ -213,7 +213,7 @@ function operation(route: RouteDefinition) {
       [route.response.status]: {
         description: binary ? 'The file.' : page ? (route.response.status === 303 ? 'Back to the page (or the page again, saying why the form was refused).' : route.response.status === 302 ? 'A redirect (its Location), or a page.' : 'The page.') : route.response.list ? 'One page of the list.' : 'The resource.',
         headers: successHeaders,
-        content: { [binary ? 'application/pdf' : page ? 'text/html' : 'application/json']: { schema: withRefs(route.response.schema) } },
+        content: Object.fromEntries((binary ? route.response.mediaTypes ?? ['application/pdf'] : [page ? 'text/html' : 'application/json']).map((type) => [type, { schema: withRefs(route.response.schema) }])),
       },
       ...Object.fromEntries(errors),
     },

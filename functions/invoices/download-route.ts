@@ -20,5 +20,5 @@ export const invoiceDownloadRoute: RouteDefinition = {
       },
     },
   },
-  response: { status: 200, schema: { type: 'string', format: 'binary' } },
+  response: { status: 200, schema: { type: 'string', format: 'binary' }, mediaTypes: ['application/pdf', 'application/xml'] },
 };

@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseCommandLine, usageError } from '../../bin/command-line';
 import { routes } from '../../functions/routes';
 import { ensureTable } from '../../lib/local/create-table';
 import { startDynamoLocal, type RunningDynamo } from '../../lib/local/dynamodb-local';
@@ -89,16 +90,21 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'mcp', 'billing'] as const;
 type Part = (typeof PARTS)[number];
 
+const usage = `usage: npm run bench [-- --only ${PARTS.join(',')}]
+  measures latency, DynamoDB calls, bundles and more against an in-memory DynamoDB Local and writes docs/benchmarks.md;
+  --only measures the parts named, prints them and leaves docs/benchmarks.md as it is`;
+
 /** The parts named by `--only a,b` (or `--only=a,b`); undefined for the full run. */
-function selectedParts(args: string[]): Set<Part> | undefined {
-  const at = args.findIndex((a) => a === '--only' || a.startsWith('--only='));
-  if (at < 0) return undefined;
-  const value = args[at]!.includes('=') ? args[at]!.slice('--only='.length) : args[at + 1];
-  const names = (value ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+function selectedParts(): Set<Part> | undefined {
+  const { values } = parseCommandLine(usage, { options: { only: { type: 'string' } } });
+  if (values.only === undefined) return undefined;
+  const names = values.only.split(',').map((n) => n.trim()).filter(Boolean);
   const unknown = names.filter((n) => !(PARTS as readonly string[]).includes(n));
-  if (!names.length || unknown.length) throw new Error(`--only takes a comma-separated list of: ${PARTS.join(', ')}${unknown.length ? ` (not: ${unknown.join(', ')})` : ''}`);
+  if (!names.length || unknown.length) usageError(usage, `--only takes a comma-separated list of: ${PARTS.join(', ')}${unknown.length ? ` (not: ${unknown.join(', ')})` : ''}`);
   return new Set(names as Part[]);
 }
+// Read before anything is started: `--help` or a bad option leaves nothing behind.
+const parts = selectedParts();
 
 let dynamo: RunningDynamo | undefined;
 const outRoot = mkdtempSync(join(tmpdir(), 'billing-bench-'));
@@ -283,7 +289,6 @@ async function main(): Promise<void> {
 }
 
 try {
-  const parts = selectedParts(process.argv.slice(2));
   await (parts ? partial(parts) : main());
   await cleanUp();
   process.exit(0);

@@ -32,7 +32,8 @@ describe('local server', () => {
       const operation = reply.body.paths[route.path]?.[route.method.toLowerCase()];
       expect(operation?.operationId).toBe(route.id);
     }
-    expect(Object.keys(reply.body.paths['/v1/invoices/{id}/download'].get.responses['200'].content)).toEqual(['application/pdf']);
+    expect(Object.keys(reply.body.paths['/v1/invoices/{id}/download'].get.responses['200'].content)).toEqual(['application/pdf', 'application/xml']);
+    expect(Object.keys(reply.body.paths['/pages/invoices/{token}/pdf'].get.responses['200'].content)).toEqual(['application/pdf']);
     expect(Object.keys(reply.body.paths['/v1/invoices/{id}'].get.responses['200'].content)).toEqual(['application/json']);
   });
 

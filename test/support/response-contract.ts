@@ -49,7 +49,10 @@ export function responseViolations(method: string, url: string, status: number, 
   if (status >= 400) schema = routeDefinition?.errorFormat === 'oauth' && status === 400 ? oauthErrorResource : errorResource;
   else if (!routeDefinition) return [`${method} ${path} answered ${status} but is no route`];
   else if (status !== routeDefinition.response.status) return [`${routeDefinition.id} answered ${status}, documented ${routeDefinition.response.status}`];
-  else if (routeDefinition.response.schema.format === 'binary') return contentType?.startsWith('application/pdf') ? [] : [`${routeDefinition.id}: not a PDF`];
+  else if (routeDefinition.response.schema.format === 'binary') {
+    const documented = routeDefinition.response.mediaTypes ?? ['application/pdf'];
+    return documented.some((type) => contentType?.startsWith(type)) ? [] : [`${routeDefinition.id}: content-type ${contentType}, documented ${documented.join(' or ')}`];
+  }
   else if (routeDefinition.response.schema.contentMediaType === 'text/html') return contentType?.startsWith('text/html') ? [] : [`${routeDefinition.id}: not HTML`];
   else schema = routeDefinition.response.schema;
   if (!contentType?.startsWith('application/json')) return [`${method} ${path} ${status}: content-type ${contentType}`];
