@@ -15,10 +15,13 @@ export type Resolution = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'va
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
+/** The token of an `Authorization: Bearer …` header; undefined for any other. */
+export const bearerToken = (authorization: string): string | undefined => BEARER.exec(authorization)?.[1];
+
 /** Resolves an `Authorization` header: a JWT of a trusted issuer or an API key (`sk_…`). */
 export async function resolveCredential(authorization: string | undefined, at: Clock = clock): Promise<Resolution> {
   if (!authorization) return { kind: 'missing' };
-  const token = BEARER.exec(authorization)?.[1];
+  const token = bearerToken(authorization);
   if (!token) return { kind: 'invalid' };
   if (token.startsWith('sk_')) {
     const grant = await resolveApiKey(token, at);
