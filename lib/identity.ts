@@ -5,7 +5,7 @@ import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { AUTHORIZER_CACHE_SECONDS } from '../shared/identity/resolution-cache';
+import { AUTHORIZER_CACHE_SECONDS } from '../shared/identity/cache-lifetimes';
 import { BillingFunction, type FunctionOperations } from './billing-function';
 import { workerTagKey } from './event-pipeline';
 import { workerTableAccess } from './table-access';

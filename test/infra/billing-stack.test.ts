@@ -12,7 +12,7 @@ import { groupRoutes, maxRoutesPerStack } from '../../lib/routes-stack';
 import { dueQueueVisibility, dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { authorizerHandler, routesUsingSigningKey } from '../../lib/identity';
 import { tools as mcpTools } from '../../shared/mcp/catalog';
-import { AUTHORIZER_CACHE_SECONDS, REVOCATION_BOUND_SECONDS } from '../../shared/identity/resolution-cache';
+import { AUTHORIZER_CACHE_SECONDS, REVOCATION_BOUND_SECONDS } from '../../shared/identity/cache-lifetimes';
 import { tableDefinition } from '../../shared/db/table-definition';
 import { EVENT_SOURCE_TYPES } from '../../shared/domain/events/map-change';
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_ATTRIBUTES, rateLimitEnvironment } from '../../shared/http/rate-limit-settings';

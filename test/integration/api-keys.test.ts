@@ -5,7 +5,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/db/client';
 import { createWorkspace } from '../../shared/domain/workspaces/workspace';
 import { resolveCredential } from '../../shared/identity/credentials';
-import { REVOCATION_BOUND_SECONDS } from '../../shared/identity/resolution-cache';
+import { REVOCATION_BOUND_SECONDS } from '../../shared/identity/cache-lifetimes';
 import { startTestApi, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
 

@@ -6,9 +6,8 @@
 import type { Clock } from '../../shared/clock';
 import { newApiKey } from '../../shared/domain/api-keys/api-key';
 import type { Resolution } from '../../shared/identity/credentials';
-import {
-  AUTHORIZER_CACHE_SECONDS, cachedResolver, gatewayCache, RESOLUTION_SECONDS, REVOCATION_BOUND_SECONDS, REVOCATION_EPOCH_SECONDS, type Resolver,
-} from '../../shared/identity/resolution-cache';
+import { AUTHORIZER_CACHE_SECONDS, RESOLUTION_SECONDS, REVOCATION_BOUND_SECONDS, REVOCATION_EPOCH_SECONDS } from '../../shared/identity/cache-lifetimes';
+import { cachedResolver, gatewayCache, type Resolver } from '../../shared/identity/resolution-cache';
 
 const START = Date.parse('2026-11-26T12:00:00Z');
 
