@@ -4,10 +4,10 @@
  * refuse any context that is not made of strings, whoever built it.
  */
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
-import { generateKeys } from '../../lib/local/jwt';
 import { requestCtx, type AuthorizedEvent } from '../../shared/http/request-context';
 import { jwtContext, resolveCredential } from '../../shared/identity/credentials';
-import { signAccessToken, useLocalSigningKeys } from '../../shared/identity/service-tokens';
+import { signAccessToken } from '../../shared/identity/service-tokens';
+import { asServiceIssuer } from '../support/service-issuer';
 
 const ISSUER = 'https://billing.example.com';
 const good = { workspace_id: 'ws_claims', scope: 'read write', sub: 'user_1', client_id: 'https://app.example.com/client.json', aud: ISSUER };
@@ -20,15 +20,7 @@ const mistyped: [string, unknown][] = [
   ['sub', 42], ['sub', null], ['client_id', ['a']], ['azp', 7],
 ];
 
-let restoreKeys: () => void;
-beforeAll(async () => {
-  process.env.PUBLIC_API_URL = `${ISSUER}/`;
-  restoreKeys = useLocalSigningKeys(await generateKeys());
-});
-afterAll(() => {
-  restoreKeys();
-  delete process.env.PUBLIC_API_URL;
-});
+asServiceIssuer(ISSUER);
 
 describe('the authorizer (shared/identity/credentials.ts)', () => {
   it('refuses a genuine token of the service whose read claim is of another JSON type', async () => {
