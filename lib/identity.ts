@@ -5,7 +5,7 @@ import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { AUTHORIZER_CACHE_SECONDS } from '../shared/identity/resolution-cache';
+import { AUTHORIZER_CACHE_SECONDS } from '../shared/identity/cache-lifetimes';
 import { BillingFunction, type FunctionOperations } from './billing-function';
 import { workerTagKey } from './event-pipeline';
 import { workerTableAccess } from './table-access';
@@ -41,8 +41,9 @@ export interface IdentityProps {
  * The service as its own issuer (DESIGN.md §14): an asymmetric KMS key signs its access tokens (the private key never
  * leaves KMS), and one Lambda authorizer resolves every bearer credential — a JWT of the service or of a trusted
  * external issuer, or an API key (one GetItem) — into the claims the routes read. API Gateway caches each answer per
- * Authorization header for 5 minutes: a hit costs no Lambda call and no DynamoDB read; it is also how long a revoked
- * API key may still pass (docs/identity.md).
+ * Authorization header for AUTHORIZER_CACHE_SECONDS (a hit costs no Lambda call and no DynamoDB read), and the
+ * authorizer keeps its own resolutions while no key of the workspace is revoked: together they bound how long a
+ * revoked API key may still pass (REVOCATION_BOUND_SECONDS, docs/identity.md).
  */
 export class Identity extends Construct {
   readonly signingKey: Key;

@@ -41,7 +41,10 @@ export const workerTableAccess = {
    * the customer's raw events (gsi2) for partial hours and bps.
    */
   dueWork: { actions: workerActions, indexes: ['gsi2', 'gsi3'] },
-  /** Reads the API key a request presents (one GetItem) and records its use (`last_used_at`, once a minute). */
+  /**
+   * Reads the API key a request presents (one GetItem) and its workspace's revocation epoch (a GetItem every few
+   * seconds), and records the key's use (`last_used_at`, once a minute).
+   */
   authorizeRequests: { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: [] },
 } as const satisfies Record<string, TableAccess>;
 

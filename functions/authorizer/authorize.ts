@@ -1,7 +1,11 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import { resolveCredential, type AuthorizerContext } from '../../shared/identity/credentials';
+import type { AuthorizerContext } from '../../shared/identity/credentials';
+import { cachedResolver } from '../../shared/identity/resolution-cache';
 
 type Context = AuthorizerContext | { credential: 'invalid' };
+
+/** This instance's resolutions, reused while nothing was revoked (shared/identity/resolution-cache.ts). */
+const resolve = cachedResolver();
 
 /**
  * The API's Lambda authorizer (simple responses, cached by API Gateway per Authorization header for
@@ -10,6 +14,6 @@ type Context = AuthorizerContext | { credential: 'invalid' };
  * 401 JSON with its `WWW-Authenticate` challenge instead of API Gateway's bare 403.
  */
 export const handler = async (event: APIGatewayRequestAuthorizerEventV2): Promise<APIGatewaySimpleAuthorizerWithContextResult<Context>> => {
-  const resolution = await resolveCredential(event.headers?.authorization);
+  const resolution = await resolve(event.headers?.authorization);
   return { isAuthorized: true, context: resolution.kind === 'valid' ? resolution.context : { credential: 'invalid' } };
 };

@@ -10,7 +10,8 @@ import { openApiDocument } from '../openapi';
 import { apiGatewayEvent, lambdaContext } from './api-gateway-event';
 import type { LocalKeys } from './jwt';
 import { bearerChallenge, resourcePathOf } from '../../shared/identity/challenge';
-import { cachedResolver } from '../../shared/identity/resolution-cache';
+import { resolveCredential } from '../../shared/identity/credentials';
+import { cachedResolver, gatewayCache } from '../../shared/identity/resolution-cache';
 import { useLocalSigningKeys } from '../../shared/identity/service-tokens';
 import { createRouter } from './router';
 import { requestIdOf } from '../../shared/http/request-id';
@@ -43,17 +44,19 @@ export async function loadHandlers(table: RouteDefinition[] = routes): Promise<M
 
 /**
  * The whole API on one node:http server: the route table dispatches, credentials (JWTs, API keys) are resolved as
- * the AWS authorizer resolves them (shared/identity), and the real handler modules receive real API Gateway v2 events. The token is checked before
- * a byte of the body is read (a client sending `Expect: 100-continue` is not even asked for it), and the body is
- * read no further than API Gateway's limit.
+ * the AWS authorizer resolves them (shared/identity, behind the same two caches as on AWS, unless `credentialCaching`
+ * is false), and the real handler modules receive real API Gateway v2 events. The token is checked before a byte of
+ * the body is read (a client sending `Expect: 100-continue` is not even asked for it), and the body is read no
+ * further than API Gateway's limit.
  */
-export async function startLocalApi(options: { keys: LocalKeys; port?: number; host?: string; credentialCacheSeconds?: number }): Promise<LocalApi> {
+export async function startLocalApi(options: { keys: LocalKeys; port?: number; host?: string; credentialCaching?: boolean }): Promise<LocalApi> {
   const handlers = await loadHandlers();
   const route = createRouter(routes);
   // Tokens are signed and verified with the local key set; credentials are resolved as the AWS authorizer does.
   const restoreSigningKeys = useLocalSigningKeys(options.keys);
   const previousUrl = process.env.PUBLIC_API_URL;
-  const resolve = cachedResolver(options.credentialCacheSeconds);
+  // As on AWS: API Gateway's cache of the authorizer's answers, in front of the authorizer's own (resolution-cache.ts).
+  const resolve = options.credentialCaching === false ? resolveCredential : gatewayCache(cachedResolver());
   let baseUrl = '';
 
   const accept = (request: IncomingMessage, response: ServerResponse, expectsContinue: boolean) => {

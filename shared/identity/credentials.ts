@@ -1,11 +1,12 @@
 import { decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import { clock, type Clock } from '../clock';
 import { resolveApiKey } from '../domain/api-keys/resolve';
+import { READ_CLAIMS } from '../http/request-context';
 import { trustedIssuers } from './trusted-issuers';
 
 /**
  * What the authorizer hands each route (API Gateway's `requestContext.authorizer.lambda`, strings only): the claims
- * of a verified JWT as API Gateway would pass them, or those an API key grants, with `credential` saying which.
+ * the routes read (READ_CLAIMS) of a verified JWT, or those an API key grants, with `credential` saying which.
  * Handlers read `workspace_id` and `scope` from it and never know which credential it was (DESIGN.md §14).
  */
 export type AuthorizerContext = Record<string, string> & { credential: 'jwt' | 'api_key' };
@@ -14,10 +15,13 @@ export type Resolution = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'va
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
+/** The token of an `Authorization: Bearer …` header; undefined for any other. */
+export const bearerToken = (authorization: string): string | undefined => BEARER.exec(authorization)?.[1];
+
 /** Resolves an `Authorization` header: a JWT of a trusted issuer or an API key (`sk_…`). */
 export async function resolveCredential(authorization: string | undefined, at: Clock = clock): Promise<Resolution> {
   if (!authorization) return { kind: 'missing' };
-  const token = BEARER.exec(authorization)?.[1];
+  const token = bearerToken(authorization);
   if (!token) return { kind: 'invalid' };
   if (token.startsWith('sk_')) {
     const grant = await resolveApiKey(token, at);
@@ -31,7 +35,8 @@ export async function resolveCredential(authorization: string | undefined, at: C
     };
   }
   const payload = await verifyJwt(token);
-  return payload ? { kind: 'valid', context: { ...claimsAsStrings(payload), credential: 'jwt' } } : { kind: 'invalid' };
+  const context = payload && jwtContext(payload);
+  return context ? { kind: 'valid', context } : { kind: 'invalid' };
 }
 
 /**
@@ -67,12 +72,18 @@ async function verifyJwt(token: string): Promise<JWTPayload | undefined> {
   }
 }
 
-/** API Gateway hands claims to Lambda as strings (arrays flattened): handlers meet the same shapes everywhere. */
-export function claimsAsStrings(payload: JWTPayload): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(payload).map(([name, value]) => [
-      name,
-      typeof value === 'string' ? value : Array.isArray(value) ? `[${value.join(' ')}]` : String(value),
-    ]),
-  );
+/**
+ * The context of a verified JWT: the claims the routes read, as they are, or undefined (the token is refused, 401)
+ * when one of them is of another JSON type. Never made into text: `["read","write"]` once became "[read write]",
+ * whose `write` the routes granted. `exp` is a number here, jose having checked it.
+ */
+export function jwtContext(payload: JWTPayload): AuthorizerContext | undefined {
+  const context: AuthorizerContext = { credential: 'jwt', exp: String(payload.exp) };
+  for (const name of READ_CLAIMS) {
+    const value = payload[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return undefined;
+    context[name] = value;
+  }
+  return context;
 }

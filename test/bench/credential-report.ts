@@ -21,7 +21,7 @@ export function credentialReport(c: CredentialResults): string {
   return [
     '## Credentials: API keys and JWTs',
     '',
-    'GET /v1/customers/{id} through the local server with either credential, interleaved in rotating order. The local server resolves a credential once per 5 minutes, as API Gateway caches the authorizer\'s answer on AWS, so both rows are the route itself; a cache miss costs what the last two rows show.',
+    'GET /v1/customers/{id} through the local server with either credential, interleaved in rotating order. The local server caches credentials as AWS does (API Gateway\'s cache of the authorizer\'s answers, 5 s, and the authorizer\'s own), so both rows are mostly the route itself; a cache miss costs what the last two rows show.',
     '',
     '| | p50 | p95 | DynamoDB calls per request |',
     '|---|---|---|---|',
@@ -31,6 +31,6 @@ export function credentialReport(c: CredentialResults): string {
     `| cache miss, API key: its resolution | ${ms(c.apiKeyMiss.route.p50)} | ${ms(c.apiKeyMiss.route.p95)} | ${c.apiKeyMiss.callsPerRequest.toFixed(2)} |`,
     `| floor: the key's GetItem alone | ${ms(c.apiKeyMiss.floor.p50)} | ${ms(c.apiKeyMiss.floor.p95)} | 1.00 |`,
     '',
-    'On AWS the authorizer runs only on a cache miss (one Lambda invocation, one GetItem for a key, none for a JWT); a hit adds neither.',
+    'On AWS the authorizer runs only on a miss of API Gateway\'s cache (one Lambda invocation, answered from its own cache, or one GetItem for a key, none for a JWT); a hit adds neither.',
   ].join('\n');
 }

@@ -13,7 +13,7 @@ import { apiClient } from './http';
 import { measureAgainstFloor, measureRotating, type PairResult, type VariantResult } from './latency';
 
 export interface CredentialResults {
-  /** Through the local server, whose resolver caches as API Gateway's authorizer cache does (5 minutes). */
+  /** Through the local server, whose resolver caches as on AWS (shared/identity/resolution-cache.ts). */
   withJwt: VariantResult;
   withApiKey: VariantResult;
   /** A cache miss: the API key's resolution (one GetItem) beside that GetItem sent alone. */

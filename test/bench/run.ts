@@ -3,7 +3,7 @@
  * TransactWriteItems and its full sequence, invoice creation (10 and 100 lines) and validation beside theirs, the
  * a billing day (10,000 renewals due at once with 1, 4 and 16 workers, beside floors), webhook
  * message listing as the log grows, the time from a change to its listed message, a product's price configurations listed as they grow (and
- * what skipping costs), bundle sizes and import times, in one run against one
+ * what skipping costs), how long a revoked API key keeps working, bundle sizes and import times, in one run against one
  * in-memory DynamoDB Local. Writes docs/benchmarks.md. A measurement, not a test: it exits
  * 0 when a target fails, and says FAIL.
  *
@@ -30,6 +30,7 @@ import { usageReport, usageTargets } from './usage-report';
 import { billingReport, billingTargets } from './billing-report';
 import { credentialReport, credentialTargets } from './credential-report';
 import { mcpReport, mcpTargets } from './mcp-report';
+import { revocationReport, revocationTargets } from './revocation-report';
 import { USAGE_BENCH } from './usage-settings';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -67,6 +68,8 @@ if (process.env.BENCH_BILLING_RUNS) {
 const IMPORT_RUNS = 15;
 /** Rounds of the three MCP tools and their routes (six requests a round). */
 const MCP_COUNTS = { warmup: 20, measured: 100 };
+/** API keys revoked, each after a different while in use (up to 9 s, then up to 9 s until refused), and epoch reads timed. */
+const REVOCATION = { samples: 10, epochCounts: { warmup: 50, measured: 300 } };
 /** Webhook messages in the two workspaces whose first list page is compared. */
 const MESSAGE_SIZES = { small: 1_000, large: 50_000 };
 const LIST_COUNTS = { warmup: 50, measured: 300 };
@@ -87,7 +90,7 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'mcp', 'billing'] as const;
+const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'revocation', 'mcp', 'billing'] as const;
 type Part = (typeof PARTS)[number];
 
 const usage = `usage: npm run bench [-- --only ${PARTS.join(',')}]
@@ -143,7 +146,7 @@ async function partial(parts: Set<Part>): Promise<void> {
     checks.push(...bundleChecks(functions, baseline));
     sections.push(`Bundles\n\n${bundleTable(functions, baseline)}`);
   }
-  if (parts.has('limiter') || parts.has('usage') || parts.has('credentials') || parts.has('mcp') || parts.has('billing')) {
+  if ([...parts].some((part) => part !== 'bundles')) {
     console.error('Starting DynamoDB Local (in memory)…');
     dynamo = await startDynamoLocal();
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -180,6 +183,15 @@ async function partial(parts: Set<Part>): Promise<void> {
     const credentials = await measureCredentials({ baseUrl: api.url, workspaceId: workspace, token, counts: COUNTS }).finally(() => api.close());
     checks.push(...credentialTargets(credentials));
     sections.push(credentialReport(credentials));
+  }
+  if (parts.has('revocation')) {
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureRevocation } = await import('./revocation-scenarios');
+    const keys = await generateKeys();
+    const api = await startLocalApi({ keys, port: 0 });
+    const revocation = await measureRevocation({ baseUrl: api.url, keys, ...REVOCATION }).finally(() => api.close());
+    checks.push(...revocationTargets(revocation));
+    sections.push(revocationReport(revocation));
   }
   if (parts.has('mcp')) {
     const { startLocalApi } = await import('../../lib/local/server');
@@ -226,6 +238,7 @@ async function main(): Promise<void> {
   const { measureUsage } = await import('./usage-scenarios');
   const { measureCredentials } = await import('./credential-scenarios');
   const { measureMcp } = await import('./mcp-scenarios');
+  const { measureRevocation } = await import('./revocation-scenarios');
   const keys = await generateKeys();
   const api = await startLocalApi({ keys, port: 0 });
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
@@ -249,18 +262,20 @@ async function main(): Promise<void> {
     const usage = await measureUsage({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...USAGE_BENCH });
     console.error(`Measuring GET /v1/customers/{id} with an API key beside a JWT (${COUNTS.warmup} warm-up + ${COUNTS.measured} rounds of 3)…`);
     const credentials = await measureCredentials({ baseUrl: api.url, workspaceId: workspace, token, counts: COUNTS });
+    console.error(`Measuring the revocation delay of ${REVOCATION.samples} API keys…`);
+    const revocation = await measureRevocation({ baseUrl: api.url, keys, ...REVOCATION });
     console.error(`Measuring MCP tools beside their routes (${MCP_COUNTS.warmup} warm-up + ${MCP_COUNTS.measured} rounds of 6)…`);
     const mcp = await measureMcp({ baseUrl: api.url, workspaceId: workspace, counts: MCP_COUNTS });
     // Last: each of its runs replaces DynamoDB Local with a fresh one, which the parts before would lose their data to.
     console.error(`Measuring a billing day: ${BILLING.subscriptions} renewals due at once with ${BILLING.runs.map((r) => `${r.workers} workers on ${r.entities} entities`).join(', ')}, each beside its floor (${BILLING.floorCounts.measured} rounds)…`);
     const billing = await measureBilling({ baseUrl: api.url, keys, freshDynamo, ...BILLING });
-    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage, credentials, mcp };
+    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage, credentials, revocation, mcp };
   })();
-  const { customers, credits, invoices, billing, events, prices, usage, credentials, mcp } = await measured.finally(() => api.close());
+  const { customers, credits, invoices, billing, events, prices, usage, credentials, revocation, mcp } = await measured.finally(() => api.close());
 
   const checks = [
     ...checkTargets(customers, events, prices, credits, invoices, functions, baseline), ...billingTargets(billing), ...usageTargets(usage), ...credentialTargets(credentials),
-    ...mcpTargets(mcp),
+    ...revocationTargets(revocation), ...mcpTargets(mcp),
   ];
   const facts = {
     date: new Date(),
@@ -273,7 +288,7 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${mcpReport(mcp)}`));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}`));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
     `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers.limiter)}\n\n${limiterReading(customers.limiter)}\n\n` +
@@ -282,7 +297,7 @@ async function main(): Promise<void> {
     `${billingReport(billing)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
-    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${mcpReport(mcp)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
+    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);
   console.log('Written to docs/benchmarks.md');

@@ -39,15 +39,15 @@ export const newWorkspace = (): string => `ws_${randomUUID().replace(/-/g, '').s
  * answer is checked against its route's documented response schema (test/support/response-contract.ts); with
  * `events`, also the stream poller and delivery queue of `npm start`, limited to this API's workspaces.
  * Rate limits are off (suites send many requests at once on one workspace) unless `rateLimits` is given: then they
- * are those, for the whole process, until `close`. Credentials are resolved once per 5 minutes as on AWS, unless
- * `credentialCacheSeconds` says otherwise.
+ * are those, for the whole process, until `close`. Credentials are cached as on AWS (shared/identity/resolution-cache.ts),
+ * unless `credentialCaching` is false: then every request resolves its credential anew.
  */
 export async function startTestApi(
-  options: { events?: boolean; rateLimits?: RateLimitSettings; credentialCacheSeconds?: number } = {},
+  options: { events?: boolean; rateLimits?: RateLimitSettings; credentialCaching?: boolean } = {},
 ): Promise<TestApi> {
   const keys = await generateKeys();
   const restoreRateLimits = useRateLimits(options.rateLimits ?? null);
-  const api: LocalApi = await startLocalApi({ keys, port: 0, credentialCacheSeconds: options.credentialCacheSeconds });
+  const api: LocalApi = await startLocalApi({ keys, port: 0, credentialCaching: options.credentialCaching });
   const workspaces = new Set<string>();
   const events = options.events ? await startEventPipeline(workspaces) : undefined;
 

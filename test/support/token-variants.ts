@@ -1,7 +1,8 @@
 /**
  * The token matrix: bearer tokens that are each wrong in exactly one way, and what the API must answer to them on
- * every route — 401 when API Gateway's JWT authorizer (locally lib/local/jwt.ts) refuses the token, 403 when the
- * token is genuine but its claims do not entitle it (shared/http/request-context.ts). `valid` is made by the same
+ * every route — 401 when the authorizer (shared/identity/credentials.ts, on AWS and locally) refuses the token, a
+ * claim the routes read being of the wrong JSON type included, 403 when the token is genuine but its claims do not
+ * entitle it (shared/http/request-context.ts). `valid` is made by the same
  * builder with nothing wrong, so each variant fails by its one defect only.
  */
 import { createHmac, createPublicKey } from 'node:crypto';
@@ -81,15 +82,24 @@ export async function tokenMatrix(keys: LocalKeys, workspace: string): Promise<{
       ['an API key never issued', bearer(newApiKey(workspace))],
       ['an API key naming no workspace', bearer(`sk_live_${'A'.repeat(60)}`)],
       ['an API key with its last character changed', bearer(`${newApiKey(workspace).slice(0, -1)}0`)],
-    ]),
-    ...refused(403, 'workspace_missing', [
-      ['workspace_id missing', bearer(await sign({}, ['workspace_id']))],
+      // A claim the routes read, of another JSON type than its own (a string): refused, never made into text.
       ['workspace_id null', bearer(await sign({ workspace_id: null }))],
       ['workspace_id a number', bearer(await sign({ workspace_id: 12345 }))],
       ['workspace_id true', bearer(await sign({ workspace_id: true }))],
       ['workspace_id false', bearer(await sign({ workspace_id: false }))],
       ['workspace_id an array', bearer(await sign({ workspace_id: [workspace] }))],
       ['workspace_id an object', bearer(await sign({ workspace_id: { id: workspace } }))],
+      ['scope an array of every scope', bearer(await sign({ scope: ['read', 'write', 'admin'] }))],
+      ['scope an array of one scope', bearer(await sign({ scope: ['write'] }))],
+      ['scope a number', bearer(await sign({ scope: 42 }))],
+      ['scope an object', bearer(await sign({ scope: { write: true } }))],
+      ['scope null', bearer(await sign({ scope: null }))],
+      ['scope an array made into text', bearer(await sign({ scope: '[read write admin]' }))],
+      ['sub a number', bearer(await sign({ sub: 42 }))],
+      ['client_id an array', bearer(await sign({ client_id: ['a'] }))],
+    ]),
+    ...refused(403, 'workspace_missing', [
+      ['workspace_id missing', bearer(await sign({}, ['workspace_id']))],
       ['workspace_id empty', bearer(await sign({ workspace_id: '' }))],
       ['workspace_id the string "null"', bearer(await sign({ workspace_id: 'null' }))],
       ['workspace_id ws_ alone', bearer(await sign({ workspace_id: 'ws_' }))],

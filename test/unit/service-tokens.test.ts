@@ -5,18 +5,10 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import { generateKeys } from '../../lib/local/jwt';
 import { resolveCredential } from '../../shared/identity/credentials';
 import { serviceJwks, signAccessToken, useLocalSigningKeys } from '../../shared/identity/service-tokens';
+import { asServiceIssuer } from '../support/service-issuer';
 
 const ISSUER = 'https://billing.example.com';
-let restoreKeys: () => void;
-
-beforeAll(async () => {
-  process.env.PUBLIC_API_URL = `${ISSUER}/`;
-  restoreKeys = useLocalSigningKeys(await generateKeys());
-});
-afterAll(() => {
-  restoreKeys();
-  delete process.env.PUBLIC_API_URL;
-});
+asServiceIssuer(ISSUER);
 
 const claims = { workspace_id: 'ws_tokens', scope: 'read', sub: 'user_1', client_id: 'https://app.example.com/client.json', aud: ISSUER };
 

@@ -1,11 +1,13 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
 import { collectionKey, collectionPartition } from '../../db/keys';
 import { queryItems } from '../../db/query';
-import { translateWriteError, ConditionFailed } from '../../db/transactions';
+import { getItem } from '../../db/items';
+import { ConditionFailed, transactWrite } from '../../db/transactions';
 import { InvalidRequest, NotFound } from '../../errors';
 import { apiKeyIdOf, hashApiKey, newApiKey, redactApiKey } from './api-key';
+import { raiseRevocationEpoch } from './revocations';
 
 /** A workspace's API keys: one partition, few items, each found by the id its key hashes to (api-key.ts). */
 export const API_KEYS = 'APIKEYS';
@@ -76,27 +78,32 @@ export async function listApiKeys(ctx: Ctx) {
 }
 
 /**
- * Revokes a key: from now on it resolves to nothing. A request already holding a cached resolution may still pass
- * until that cache expires (docs/identity.md, "Revocation"). Revoking a revoked key changes nothing.
+ * Revokes a key: from now on it resolves to nothing, and the workspace's revocation epoch, raised in the same
+ * transaction, makes every cached resolution of it stale within seconds (docs/identity.md, "Revocation").
+ * Revoking a revoked key changes nothing and answers it as it is.
  */
 export async function revokeApiKey(ctx: Ctx, id: string): Promise<ApiKey> {
+  const key = collectionKey(ctx, API_KEYS, id);
   try {
-    const { Attributes } = await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: collectionKey(ctx, API_KEYS, id),
-        UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': ctx.clock.now().toISOString() },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return publicApiKey(Attributes as ApiKeyItem);
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET revoked_at = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at)',
+          ExpressionAttributeValues: { ':now': ctx.clock.now().toISOString() },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      raiseRevocationEpoch(ctx),
+    ]);
   } catch (error) {
-    const translated = translateWriteError(error);
-    if (translated instanceof ConditionFailed) throw new NotFound('API key', id);
-    throw translated;
+    if (!(error instanceof ConditionFailed) || error.index !== 0) throw error;
+    if (!error.item) throw new NotFound('API key', id);
+    return publicApiKey(error.item as unknown as ApiKeyItem); // revoked already
   }
+  return publicApiKey((await getItem<ApiKeyItem>(key, true))!);
 }
 
 export const publicApiKey = ({ pk: _pk, sk: _sk, _type, hash: _hash, ...apiKey }: ApiKeyItem): ApiKey => ({
