@@ -157,13 +157,16 @@ describe('production defaults', () => {
     const settings = stage.Properties.AccessLogSettings;
     const format = JSON.parse(settings.Format);
     expect(format).toEqual(accessLogFormat);
-    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', workspace: '$context.authorizer.claims.workspace_id' });
+    // A Lambda authorizer's context is `$context.authorizer.<key>` (`claims` is the JWT authorizer's).
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', workspace: '$context.authorizer.workspace_id' });
     const [logGroupId] = settings.DestinationArn['Fn::GetAtt'];
     expect(resources(template, 'AWS::Logs::LogGroup')[logGroupId]!.Properties.RetentionInDays).toBe(30);
   });
 
-  test('alarms: a message in any failure queue, a 5xx rate above 1 %, any quarantined record', () => {
-    const alarms = Object.values(resources(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+  test('alarms: a message in any failure queue, a 5xx rate above 1 %, any quarantined record (the others: monitoring.test.ts)', () => {
+    const alarms = Object.entries(resources(template, 'AWS::CloudWatch::Alarm'))
+      .filter(([id]) => /^Monitoring(StreamFailures|DeliveryDeadLetters|DueWorkDeadLetters|ServerErrorRate|QuarantinedRecords)Alarm/.test(id))
+      .map(([, a]) => a.Properties);
     expect(alarms).toHaveLength(5);
     const queues = resources(template, 'AWS::SQS::Queue');
     const onQueue = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
@@ -180,8 +183,9 @@ describe('production defaults', () => {
     expect(rate.Threshold).toBe(1);
     expect(rate.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric.MetricName).sort()).toEqual(['5xx', 'Count']);
     expect(expressions.map((m: Json) => m.Expression)).toContain('SELECT SUM(QuarantinedRecords) FROM "BillingApi"');
-    // No alarm topic given: the alarms change state only.
-    for (const alarm of alarms) expect(alarm.AlarmActions).toBeUndefined();
+    // No alarm topic given: the stack's own.
+    const topic = onlyId(resources(template, 'AWS::SNS::Topic'));
+    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topic }]);
   });
 });
 
@@ -209,9 +213,10 @@ describe('stack properties', () => {
     for (const group of Object.values(resources(custom, 'AWS::Logs::LogGroup'))) expect(keyArn(group.Properties.KmsKeyId)).toBe(true);
   });
 
-  test('every alarm notifies the alarm topic', () => {
+  test('every alarm notifies the alarm topic given, and the stack makes no topic of its own', () => {
     const alarms = Object.values(resources(custom, 'AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(5);
+    expect(alarms.length).toBeGreaterThan(5);
     for (const alarm of alarms) expect(JSON.stringify(alarm.Properties.AlarmActions)).toContain('Alarms');
+    expect(resources(custom, 'AWS::SNS::Topic')).toEqual({});
   });
 });
