@@ -162,6 +162,7 @@ export class BillingStack extends Stack {
       api,
       table,
       workers,
+      streamHandler: events.streamHandler.fn,
       workQueues: [{ label: 'Deliveries', queue: events.deliveryQueue }, { label: 'Due work', queue: scheduler.queue }],
       failureQueues: [
         { label: 'Stream failures', queue: failureQueues.streamFailures },

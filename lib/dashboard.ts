@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
-  AlarmStatusWidget, Dashboard, GraphWidget, MathExpression, Metric, TextWidget, type IAlarm, type IMetric, type IWidget,
+  AlarmStatusWidget, Dashboard, GraphWidget, MathExpression, Metric, TextWidget, type GraphWidgetProps, type IAlarm, type IMetric, type IWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -28,8 +28,10 @@ export interface WatchedFunction {
 export interface ServiceDashboardProps {
   api: HttpApi;
   table: ITable;
-  /** The functions outside the routes: the stream handler first (its IteratorAge is the stream's lag). */
+  /** The functions outside the routes, one line each. */
   workers: readonly WatchedFunction[];
+  /** The function the table's stream feeds: its IteratorAge is the stream's lag. */
+  streamHandler: IFunction;
   /** Queues of work waiting (deliveries, due work). */
   workQueues: readonly { label: string; queue: IQueue }[];
   /** Queues whose every message is a failure (dead letters, the stream failure queue). */
@@ -48,9 +50,8 @@ export class ServiceDashboard extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceDashboardProps) {
     super(scope, id);
-    const { api, table, workers } = props;
-    const streamHandler = workers[0]!.fn;
-    const graph = (title: string, left: IMetric[], more: Partial<ConstructorParameters<typeof GraphWidget>[0]> = {}) =>
+    const { api, table, workers, streamHandler } = props;
+    const graph = (title: string, left: IMetric[], more: Partial<GraphWidgetProps> = {}) =>
       new GraphWidget({ title, left, width, height, period, ...more });
     const perWorker = (metricName: string, statistic: string, suffix = '') =>
       workers.map(({ label, fn }) => fn.metric(metricName, { statistic, period, label: `${label}${suffix}` }));

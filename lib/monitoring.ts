@@ -146,13 +146,15 @@ export class Monitoring extends Construct {
         const label = `${metricName} of ${name}${i > 0 ? ` (${i + 1})` : ''}`;
         const metrics = chunk.map((fn) => fn.metric(metricName, { statistic: 'Sum', period: alarmPeriod }));
         const metric = metrics.length === 1 ? metrics[0]!.with({ label }) : new MathExpression({
-          expression: `SUM([${metrics.map((_, j) => `m${j}`).join(', ')}])`,
+          // A function not invoked in a period has no data point there: filled, so one silent function hides nothing.
+          expression: `SUM([${metrics.map((_, j) => `FILL(m${j}, 0)`).join(', ')}])`,
           usingMetrics: Object.fromEntries(metrics.map((m, j) => [`m${j}`, m])),
           period: alarmPeriod,
           label,
         });
+        const which = chunk.length === 1 ? 'its function' : `one of the ${chunk.length} functions of this alarm`;
         this.alarm(scope, `${ids}Lambda${metricName}${i > 0 ? i + 1 : ''}`, metric, 0,
-          `${name}: ${what} in the last 5 minutes, in one of ${chunk.length} function(s) (docs/operations.md, "Lambda errors and throttles").`);
+          `${name}: ${what} in the last 5 minutes, in ${which} (docs/operations.md, "Lambda errors and throttles").`);
       });
     }
   }
