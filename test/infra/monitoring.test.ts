@@ -12,6 +12,12 @@ import { dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { BUSINESS_METRICS } from '../../shared/observability/business-metrics';
 import { flattenTemplates, stackTemplates } from './stack-templates';
 
+/**
+ * What tells someone when the deployed stack breaks (docs/operations.md): the alarm topic and its subscription, the
+ * alarms (stream lag, DynamoDB throttling, every function's errors and throttles), the dashboard, and the workers'
+ * concurrency caps. The failure-queue, 5xx and quarantine alarms are in operations.test.ts.
+ */
+
 /** Bundling skipped (DESIGN.md §12), as in billing-stack.test.ts. */
 const baseContext = { 'aws:cdk:bundling-stacks': [] };
 
