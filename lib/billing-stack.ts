@@ -17,11 +17,13 @@ import { tools as mcpTools } from '../shared/mcp/catalog';
 
 /** The MCP endpoint's route (functions/mcp/routes.ts). */
 const mcpRouteId = 'mcp';
-import { Monitoring } from './monitoring';
+import { ServiceDashboard } from './dashboard';
+import { alarmEmailAddress, Monitoring, type FunctionGroup } from './monitoring';
 import { OAuthSignIn, resolveUpstreamOidc, type UpstreamOidcProps } from './oauth-sign-in';
 import { resolveRateLimits, throttleStage, type RateLimitProps } from './rate-limits';
 import { groupRoutes, RoutesStack } from './routes-stack';
 import { Scheduler } from './scheduler';
+import { resolveWorkerConcurrency, type WorkerConcurrency } from './worker-concurrency';
 
 /** The project root: handler paths in the route table are relative to it. */
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -42,8 +44,12 @@ export interface BillingStackProps extends StackProps {
    * statement letting CloudWatch Logs use it; an imported key must allow that itself (docs/operations.md).
    */
   encryptionKey?: IKey;
-  /** Every alarm notifies this topic. Default: none (the alarms only change state). */
+  /** Every alarm notifies this topic. Default: a topic of the stack's own (output `AlarmTopicArn`). */
   alarmTopic?: ITopic;
+  /** An email address subscribed to the alarm topic. Default: CDK context `alarmEmail`, else none. */
+  alarmEmail?: string;
+  /** Concurrency caps of the SQS-fed workers (lib/worker-concurrency.ts). Default: CDK context `workerConcurrency`, else 20 and 16. */
+  workerConcurrency?: Partial<WorkerConcurrency>;
   /** The OpenID provider people sign in with on /oauth/authorize (lib/oauth-sign-in.ts). Default: CDK context, else none. */
   upstreamOidc?: UpstreamOidcProps;
 }
@@ -60,10 +66,17 @@ export class BillingStack extends Stack {
   constructor(
     scope: Construct,
     id: string,
-    { routes = routeTable, rateLimits: rateLimitProps, logRetention = RetentionDays.ONE_MONTH, encryptionKey, alarmTopic, upstreamOidc, ...props }: BillingStackProps = {},
+    {
+      routes = routeTable, rateLimits: rateLimitProps, logRetention = RetentionDays.ONE_MONTH, encryptionKey, alarmTopic, alarmEmail, workerConcurrency: concurrencyProps,
+      upstreamOidc, ...props
+    }: BillingStackProps = {},
   ) {
     super(scope, id, props);
     const rateLimits = resolveRateLimits(this.node, rateLimitProps);
+    const concurrency = resolveWorkerConcurrency(this.node, concurrencyProps);
+    // Checked before anything is built: a typo fails the synth at once.
+    const alarmAddress = alarmEmail ?? this.optionalContext('alarmEmail');
+    if (alarmAddress !== undefined) alarmEmailAddress(alarmAddress);
     const api = new HttpApi(this, 'HttpApi', { apiName: `${this.stackName}-http` });
     // Invoices and quotes carry signed links to their hosted pages: every function gets the secret and the URL.
     const pages = new HostedPages(this, 'HostedPages', { api });
@@ -94,8 +107,8 @@ export class BillingStack extends Stack {
     }
 
     // DESIGN.md §6: the stream → events and messages → delivery jobs on SQS → signed POSTs.
-    const events = new EventPipeline(this, 'Events', { table, projectRoot, operations, encryptionKey });
-    const scheduler = new Scheduler(this, 'Scheduler', { table, projectRoot, operations, encryptionKey });
+    const events = new EventPipeline(this, 'Events', { table, projectRoot, operations, encryptionKey, deliveryConcurrency: concurrency.deliveries });
+    const scheduler = new Scheduler(this, 'Scheduler', { table, projectRoot, operations, encryptionKey, maxConcurrency: concurrency.dueWork });
 
     // The backstop for the whole API; the per-workspace limits are the route functions' (shared/http/rate-limit.ts).
     throttleStage(api, rateLimits.stage);
@@ -124,18 +137,46 @@ export class BillingStack extends Stack {
 
     this.wireMcpTools();
 
-    // The API's access log and the alarms (docs/operations.md).
-    new Monitoring(this, 'Monitoring', {
+    // The API's access log, the alarms and their topic, the dashboard (docs/operations.md).
+    const workers = [
+      { label: 'Stream handler', fn: events.streamHandler.fn },
+      { label: 'Delivery consumer', fn: events.deliveryConsumer.fn, maxConcurrency: concurrency.deliveries },
+      { label: 'Scheduled run', fn: scheduler.handler.fn },
+      { label: 'Due-work worker', fn: scheduler.worker.fn, maxConcurrency: concurrency.dueWork },
+      { label: 'Authorizer', fn: identity.authorizerFunction.fn },
+    ];
+    const functionGroups: FunctionGroup[] = [
+      // A route stack's alarms live in it, beside the functions they watch.
+      ...this.routeStacks.map((stack) => ({ name: stack.node.id, scope: stack, functions: [...stack.functions.values()].map((f) => f.fn) })),
+      { name: 'StreamHandler', functions: [events.streamHandler.fn] },
+      { name: 'DeliveryConsumer', functions: [events.deliveryConsumer.fn] },
+      { name: 'Scheduler', functions: [scheduler.handler.fn, scheduler.worker.fn] },
+      { name: 'Authorizer', functions: [identity.authorizerFunction.fn] },
+    ];
+    const failureQueues = { streamFailures: events.streamFailureQueue, deliveryDeadLetters: events.deliveryDeadLetterQueue, dueWorkDeadLetters: scheduler.deadLetterQueue };
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      api, table, streamHandler: events.streamHandler.fn, failureQueues, functionGroups, logRetention, encryptionKey,
+      alarmTopic, alarmEmail: alarmAddress,
+    });
+    new ServiceDashboard(this, 'Dashboard', {
       api,
-      failureQueues: { streamFailures: events.streamFailureQueue, deliveryDeadLetters: events.deliveryDeadLetterQueue, dueWorkDeadLetters: scheduler.deadLetterQueue },
-      logRetention,
-      encryptionKey,
-      alarmTopic,
+      table,
+      workers,
+      streamHandler: events.streamHandler.fn,
+      workQueues: [{ label: 'Deliveries', queue: events.deliveryQueue }, { label: 'Due work', queue: scheduler.queue }],
+      failureQueues: [
+        { label: 'Stream failures', queue: failureQueues.streamFailures },
+        { label: 'Delivery dead letters', queue: failureQueues.deliveryDeadLetters },
+        { label: 'Due-work dead letters', queue: failureQueues.dueWorkDeadLetters },
+      ],
+      // This stack's own: the route stacks' alarms would each need an output of their stack.
+      alarms: monitoring.alarms.filter((alarm) => Stack.of(alarm) === this),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'PublicPagesUrl', { value: pages.settings.url, description: 'Where invoice, quote and portal links point (PUBLIC_PAGES_URL).' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.alarmTopic.topicArn, description: 'Every alarm notifies this SNS topic; subscribe to it (or set alarmEmail).' });
     new CfnOutput(this, 'DeliveryQueueName', { value: events.deliveryQueue.queueName });
     new CfnOutput(this, 'DeliveryDeadLetterQueueName', { value: events.deliveryDeadLetterQueue.queueName });
     new CfnOutput(this, 'StreamFailureQueueName', { value: events.streamFailureQueue.queueName });

@@ -45,6 +45,13 @@ export const deliveryConsumer = {
   timeout: Duration.seconds(deliveryBatchSize * (webhookPostTimeout.toSeconds() + 3)),
   /** Receives before a job is dead-lettered. Only infrastructure errors count: a failed POST is rescheduled. */
   maxReceiveCount: 5,
+  /**
+   * Concurrent consumer invocations at most, by default (BillingStackProps.workerConcurrency): the SQS event source's
+   * maximum concurrency, which caps the consumer without reserving any of the account's pool. Without it a backlog to
+   * slow endpoints scales the consumer up to 1,000 and takes the account's concurrency from the API. 20 invocations
+   * deliver about 80 jobs a second to endpoints answering in 250 ms (docs/operations.md, "Concurrency budget").
+   */
+  maxConcurrency: 20,
 } as const;
 
 /** AWS's advice for SQS event sources: a visibility timeout of at least six times the function's timeout. */
@@ -60,6 +67,8 @@ export interface EventPipelineProps {
   operations: FunctionOperations;
   /** Encrypts the queues with this key instead of SQS's own (SSE-SQS). */
   encryptionKey?: IKey;
+  /** Concurrent delivery consumer invocations at most. Default: deliveryConsumer.maxConcurrency. */
+  deliveryConcurrency?: number;
 }
 
 /**
@@ -76,7 +85,7 @@ export class EventPipeline extends Construct {
   /** Where Lambda reports stream batches it gave up on (the records' positions, not the records themselves). */
   readonly streamFailureQueue: Queue;
 
-  constructor(scope: Construct, id: string, { table, projectRoot, operations, encryptionKey }: EventPipelineProps) {
+  constructor(scope: Construct, id: string, { table, projectRoot, operations, encryptionKey, deliveryConcurrency = deliveryConsumer.maxConcurrency }: EventPipelineProps) {
     super(scope, id);
     if (!table.tableStreamArn) throw new Error('EventPipeline: the table needs a stream (NEW_AND_OLD_IMAGES)');
     if (EVENT_SOURCE_TYPES.length === 0) throw new Error('EventPipeline: no item type produces events (EVENT_SOURCE_TYPES is empty)');
@@ -140,7 +149,7 @@ export class EventPipeline extends Construct {
     // It re-enqueues jobs not due yet and queues the next attempt after a failed POST.
     this.allowQueueing(this.deliveryConsumer.fn);
     this.deliveryConsumer.fn.addEventSource(
-      new SqsEventSource(this.deliveryQueue, { batchSize: deliveryConsumer.batchSize, reportBatchItemFailures: true }),
+      new SqsEventSource(this.deliveryQueue, { batchSize: deliveryConsumer.batchSize, reportBatchItemFailures: true, maxConcurrency: deliveryConcurrency }),
     );
   }
 

@@ -40,7 +40,7 @@ export interface ResolvedRateLimits {
 }
 
 /** A context value given as an object (cdk.json) or as JSON (`-c key='{"reads":500}'`). */
-function contextObject(node: Node, key: string): Record<string, unknown> | undefined {
+export function contextObject(node: Node, key: string): Record<string, unknown> | undefined {
   const value: unknown = node.tryGetContext(key);
   if (value === undefined) return undefined;
   const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;

@@ -1,11 +1,13 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { DeduplicationScope, FifoThroughputLimit, type Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { LEASE_PARTITION } from '../shared/db/keys';
 import { dueQueueUrlEnv } from '../shared/domain/schedules/due-queue';
 import { BillingFunction, type FunctionOperations } from './billing-function';
 import { secureQueue } from './queues';
@@ -14,7 +16,9 @@ import { workerTableAccess } from './table-access';
 
 /**
  * The scheduled function: finds due items and queues them, doing no work itself. A sweep of 1,000,000 due items sends
- * 100,000 SendMessageBatch calls (docs/benchmarks.md): five minutes leaves room for it.
+ * 100,000 SendMessageBatch calls (docs/benchmarks.md): five minutes leaves room for it. That is longer than the minute
+ * between runs: a run holds a lease until its deadline (functions/schedules/tick.ts), and one that finds it held does
+ * nothing.
  */
 export const scheduledHandler = { id: 'scheduledWork', entry: 'functions/schedules/tick.ts', rate: Duration.minutes(1), timeout: Duration.minutes(5) } as const;
 
@@ -29,9 +33,10 @@ export const dueWorker = {
   /** An item takes tens of milliseconds (a renewal: 3 DynamoDB calls, its transaction retried under contention). */
   timeout: Duration.seconds(60),
   /**
-   * Concurrent worker invocations at most. An entity's renewals are one message group, so one invocation at a time
-   * bills them (its numbering counter takes one transaction at a time): more workers serve more entities and the
-   * other kinds of work (docs/scheduled-work.md).
+   * Concurrent worker invocations at most, by default (BillingStackProps.workerConcurrency). An entity's renewals are
+   * one message group, so one invocation at a time bills them (its numbering counter takes one transaction at a
+   * time): more workers serve more entities and the other kinds of work (docs/scheduled-work.md, and the account's
+   * concurrency budget in docs/operations.md).
    */
   maxConcurrency: 16,
   /** Receives before an item is dead-lettered: a transient failure is retried, a poison item stops being. */
@@ -40,6 +45,26 @@ export const dueWorker = {
 
 /** AWS's advice for SQS event sources: a visibility timeout of at least six times the function's timeout. */
 export const dueQueueVisibility = Duration.seconds(6 * dueWorker.timeout.toSeconds());
+
+export interface SchedulerProps {
+  table: ITable;
+  projectRoot: string;
+  operations: FunctionOperations;
+  encryptionKey?: IKey;
+  /** Concurrent worker invocations at most (the SQS event source's maximum concurrency). Default: dueWorker.maxConcurrency. */
+  maxConcurrency?: number;
+}
+
+/**
+ * The scheduled run's only writes: its lease item (`OPS#LEASE` / `scheduled-work`), taken by a conditional put and
+ * released by a conditional delete. Every other item stays out of its reach.
+ */
+export const leaseStatement = (table: ITable): PolicyStatement =>
+  new PolicyStatement({
+    actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+    resources: [table.tableArn],
+    conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [LEASE_PARTITION] } },
+  });
 
 /**
  * Time-driven work (DESIGN.md §16): an EventBridge rule runs the scheduled function every minute; it scans the sparse
@@ -53,7 +78,7 @@ export class Scheduler extends Construct {
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, { table, projectRoot, operations, encryptionKey }: { table: ITable; projectRoot: string; operations: FunctionOperations; encryptionKey?: IKey }) {
+  constructor(scope: Construct, id: string, { table, projectRoot, operations, encryptionKey, maxConcurrency = dueWorker.maxConcurrency }: SchedulerProps) {
     super(scope, id);
     this.deadLetterQueue = secureQueue(this, 'DueWorkDeadLetters', encryptionKey, { fifo: true, retentionPeriod: Duration.days(14) });
     Validations.of(this.deadLetterQueue).acknowledge({
@@ -79,6 +104,7 @@ export class Scheduler extends Construct {
       operations,
     });
     this.handler.bindTable(table, workerTableAccess[scheduledHandler.id]);
+    this.handler.fn.addToRolePolicy(leaseStatement(table));
     this.handler.fn.addEnvironment(dueQueueUrlEnv, this.queue.queueUrl);
     this.queue.grantSendMessages(this.handler.fn);
     new Rule(this, 'EveryMinute', { schedule: Schedule.rate(scheduledHandler.rate), targets: [new LambdaFunction(this.handler.fn, { retryAttempts: 0 })] });
@@ -95,7 +121,7 @@ export class Scheduler extends Construct {
     // A failed message's visibility is shortened (functions/schedules/work.ts): consuming the queue allows it.
     this.worker.fn.addEnvironment(dueQueueUrlEnv, this.queue.queueUrl);
     this.worker.fn.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: dueWorker.batchSize, reportBatchItemFailures: true, maxConcurrency: dueWorker.maxConcurrency }),
+      new SqsEventSource(this.queue, { batchSize: dueWorker.batchSize, reportBatchItemFailures: true, maxConcurrency }),
     );
   }
 }

@@ -34,7 +34,10 @@ export const workerTableAccess = {
   streamEvents: { actions: workerActions, indexes: ['gsi1', 'gsi3'] },
   /** Reads a delivery and its message, records the attempt and the delivery's next state. */
   deliverWebhooks: { actions: workerActions, indexes: [] },
-  /** Scans the sparse scheduling index (gsi4) for due work and queues it: it reads no item and writes none. */
+  /**
+   * Scans the sparse scheduling index (gsi4) for due work and queues it: it reads no item and writes none but its
+   * lease (lib/scheduler.ts, leaseStatement: a statement of its own, conditioned on the lease's key).
+   */
   scheduledWork: { actions: [], indexes: [], scannedIndexes: ['gsi4'] },
   /**
    * Does queued due work by key; invoices it issues may price lines from gsi3; a subscription's metered usage reads

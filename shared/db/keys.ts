@@ -46,6 +46,18 @@ export const dueIndexKeys = (ctx: Ctx, dueAt: string, kind: string, id: string, 
   gsi4sk: `${dueAt}#${kind}#${id}${group ? `#${group}` : ''}`,
 });
 
+/**
+ * A service-wide item, outside any workspace: the operator partition `OPS#<collection>` (quarantined stream records
+ * whose workspace is unknown, the scheduled run's lease). No request reaches these: no credential names a workspace
+ * `OPS`, and every request's key begins with `WS#`.
+ */
+export const operatorKey = (collection: string, name: string): Key => ({ pk: operatorPartition(collection), sk: name });
+export const operatorPartition = (collection: string): string => `OPS#${collection}`;
+
+/** A lease (shared/db/lease.ts): `OPS#LEASE` / `<name>`, held by one run at a time. */
+export const LEASE_PARTITION = operatorPartition('LEASE');
+export const leaseKey = (name: string): Key => ({ pk: LEASE_PARTITION, sk: name });
+
 /** Per-workspace counter of listed items of a type: the source of `meta.total`. */
 export const counterKey = (ctx: Ctx, type: EntityType): Key => ({ pk: `${ws(ctx)}#COUNTER`, sk: type });
 

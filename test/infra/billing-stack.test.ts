@@ -11,6 +11,8 @@ import { DEFAULT_STAGE_THROTTLE } from '../../lib/rate-limits';
 import { groupRoutes, maxRoutesPerStack } from '../../lib/routes-stack';
 import { dueQueueVisibility, dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { authorizerHandler, routesUsingSigningKey } from '../../lib/identity';
+import { maxMetricsPerAlarm } from '../../lib/monitoring';
+import { LEASE_PARTITION } from '../../shared/db/keys';
 import { tools as mcpTools } from '../../shared/mcp/catalog';
 import { AUTHORIZER_CACHE_SECONDS, REVOCATION_BOUND_SECONDS } from '../../shared/identity/cache-lifetimes';
 import { tableDefinition } from '../../shared/db/table-definition';
@@ -144,7 +146,7 @@ describe('functions', () => {
     expect(new Set([...functionIdByRoute.values(), ...functionIdByWorker.values()]).size).toBe(routes.length + WORKERS);
   });
 
-  test('an EventBridge rule runs the scheduled handler every minute; it scans the scheduling index, sends to the due-work queue, and reads or writes no item', () => {
+  test('an EventBridge rule runs the scheduled handler every minute; it scans the scheduling index, sends to the due-work queue, and reads no item and writes only its lease', () => {
     const id = functionIdByWorker.get(scheduledHandler.id)!;
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
@@ -152,7 +154,9 @@ describe('functions', () => {
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [id, 'Arn'] } })],
     });
     expect(actionsOf(id)).toContain('dynamodb:Scan');
-    for (const action of [...writeActions, 'dynamodb:GetItem', 'dynamodb:Query']) expect(actionsOf(id)).not.toContain(action);
+    // Its writes are the lease's statement, conditioned on the lease's partition (test/infra/operations.test.ts).
+    const unconditioned = statementsOf(id).filter((s) => !JSON.stringify(s.Condition ?? {}).includes(LEASE_PARTITION)).flatMap((s) => s.Action);
+    for (const action of [...writeActions, 'dynamodb:GetItem', 'dynamodb:Query']) expect(unconditioned).not.toContain(action);
     expect(actionsOf(id)).toEqual(expect.arrayContaining(['sqs:SendMessage']));
     const queueId = dueQueueId();
     expect(functions()[id]!.Properties.Environment.Variables.DUE_QUEUE_URL).toEqual({ Ref: queueId });
@@ -599,7 +603,9 @@ describe('stack layout: the routes in nested stacks, one per area (CloudFormatio
       for (const route of group.routes) expect(route.tag).toBe(group.tag);
       expect(routeIdsIn(nested)).toEqual(group.routes.map((r) => r.id).sort());
       const types = Object.values(nested.toJSON().Resources as Record<string, { Type: string }>).map((r) => r.Type);
-      expect(types.filter((type) => !ROUTE_RESOURCE_TYPES.includes(type))).toEqual([]);
+      // Beside the routes, the area's Lambda alarms: errors and throttles per 10 functions (lib/monitoring.ts).
+      const alarms = 2 * Math.ceil(group.routes.length / maxMetricsPerAlarm);
+      expect(types.filter((type) => !ROUTE_RESOURCE_TYPES.includes(type))).toEqual(Array(alarms).fill('AWS::CloudWatch::Alarm'));
       for (const type of ROUTE_RESOURCE_TYPES) nested.resourceCountIs(type, group.routes.length);
     }
     // Every route in exactly one nested stack.
@@ -633,7 +639,7 @@ describe('stack layout: the routes in nested stacks, one per area (CloudFormatio
     flat.resourceCountIs('AWS::ApiGatewayV2::Route', scaled.length);
   });
 
-  test('a route added to an area changes no other area\'s stack, and none of its area\'s existing resources', () => {
+  test('a route added to an area changes no other area\'s stack, and none of its area\'s existing resources but the alarms watching it', () => {
     // Where a route added at the end of an area's routes.ts lands in the route table.
     const { tag } = routes[0]!;
     const last = routes.findLastIndex((r) => r.tag === tag);
@@ -643,7 +649,9 @@ describe('stack layout: the routes in nested stacks, one per area (CloudFormatio
     for (const [i, { name, template: now }] of after.entries()) {
       const was = stacks[i]!.template.toJSON();
       if (name === changed) {
-        for (const [id, resource] of Object.entries(was.Resources as Record<string, unknown>)) expect(now.toJSON().Resources[id]).toEqual(resource);
+        for (const [id, resource] of Object.entries(was.Resources as Record<string, { Type: string }>)) {
+          if (resource.Type !== 'AWS::CloudWatch::Alarm') expect(now.toJSON().Resources[id]).toEqual(resource);
+        }
         expect(resourceCount(now)).toBe(Object.keys(was.Resources).length + ROUTE_RESOURCE_TYPES.length);
       } else if (i > 0) {
         expect(now.toJSON()).toEqual(was);

@@ -31,6 +31,10 @@ describe("cdk-nag's AwsSolutions checks", () => {
     expect(withKey).toEqual([]);
   });
 
+  test('nor does a stack with a customer-managed key and its own alarm topic, encrypted with it', () => {
+    expect(findings((shared) => ({ encryptionKey: new Key(shared, 'Key', { enableKeyRotation: true }) }))).toEqual([]);
+  });
+
   test('the checks do find what they look for: an unacknowledged wildcard fails them', () => {
     const app = new App({ context });
     const stack = new BillingStack(app, 'Test');

@@ -10,6 +10,7 @@ import { accessLogFormat } from '../../lib/monitoring';
 import { routeTagKey } from '../../lib/route-function';
 import { dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { routeTableAccess, workerTableAccess, type TableAccess } from '../../lib/table-access';
+import { LEASE_PARTITION } from '../../shared/db/keys';
 import { flattenTemplates, stackTemplates } from './stack-templates';
 
 /** Bundling skipped (DESIGN.md §12), as in billing-stack.test.ts. */
@@ -55,16 +56,19 @@ const statementsOf = (functionId: string): Statement[] => {
 const actions = (s: Statement) => [s.Action].flat();
 const targets = (s: Statement) => [s.Resource].flat().map((r) => JSON.stringify(r));
 
-/** The rate limiter's own statement: UpdateItem on counter items only, conditioned on their keys (lib/rate-limits.ts). */
-const isRateLimiterStatement = (s: Record<string, unknown>): boolean => JSON.stringify(s.Condition ?? {}).includes('RATELIMIT');
+/**
+ * A statement on some items only, conditioned on their partition keys: the rate limiter's counters
+ * (lib/rate-limits.ts), the scheduled run's lease (lib/scheduler.ts).
+ */
+const isLeadingKeysStatement = (s: Record<string, unknown>): boolean => JSON.stringify(s.Condition ?? {}).includes('dynamodb:LeadingKeys');
 
 /**
- * What a function may do with the table, as (action, resource) pairs read back from its policies; the rate limiter's
- * conditioned statement apart (test/infra/billing-stack.test.ts checks it).
+ * What a function may do with the table, as (action, resource) pairs read back from its policies; the statements
+ * conditioned on leading keys apart (test/infra/billing-stack.test.ts checks the rate limiter's, below the lease's).
  */
 const tableGrants = (functionId: string): string[] =>
   statementsOf(functionId)
-    .filter((s) => actions(s).some((a) => a.startsWith('dynamodb:')) && !actions(s).includes('dynamodb:GetRecords') && !isRateLimiterStatement(s))
+    .filter((s) => actions(s).some((a) => a.startsWith('dynamodb:')) && !actions(s).includes('dynamodb:GetRecords') && !isLeadingKeysStatement(s))
     .flatMap((s) => actions(s).flatMap((a) => targets(s).map((r) => `${a} ${r}`)))
     .sort();
 const expectedGrants = (access: TableAccess): string[] =>
@@ -98,6 +102,16 @@ describe('least privilege', () => {
 
   test.each([streamHandler.id, deliveryConsumer.id, scheduledHandler.id, dueWorker.id] as const)('worker %s: exactly its declared access', (worker) => {
     expect(tableGrants(functionIds.get(worker)!)).toEqual(expectedGrants(workerTableAccess[worker]));
+  });
+
+  test('the scheduled run writes its lease item alone (OPS#LEASE), and no other function may', () => {
+    const leaseStatements = (id: string) => statementsOf(id).filter((s) => JSON.stringify(s).includes(LEASE_PARTITION));
+    const [lease, ...others] = leaseStatements(functionIds.get(scheduledHandler.id)!);
+    expect(others).toEqual([]);
+    expect(actions(lease!).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
+    expect(targets(lease!)).toEqual([JSON.stringify(tableArn())]);
+    expect((lease as Json).Condition).toEqual({ 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [LEASE_PARTITION] } });
+    for (const [name, id] of functionIds) if (name !== scheduledHandler.id) expect([name, leaseStatements(id)]).toEqual([name, []]);
   });
 
   test('the stream handler reads its own stream, named, and no other; nothing gets dynamodb:ListStreams on *', () => {
@@ -143,13 +157,16 @@ describe('production defaults', () => {
     const settings = stage.Properties.AccessLogSettings;
     const format = JSON.parse(settings.Format);
     expect(format).toEqual(accessLogFormat);
-    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', workspace: '$context.authorizer.claims.workspace_id' });
+    // A Lambda authorizer's context is `$context.authorizer.<key>` (`claims` is the JWT authorizer's).
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', workspace: '$context.authorizer.workspace_id' });
     const [logGroupId] = settings.DestinationArn['Fn::GetAtt'];
     expect(resources(template, 'AWS::Logs::LogGroup')[logGroupId]!.Properties.RetentionInDays).toBe(30);
   });
 
-  test('alarms: a message in any failure queue, a 5xx rate above 1 %, any quarantined record', () => {
-    const alarms = Object.values(resources(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+  test('alarms: a message in any failure queue, a 5xx rate above 1 %, any quarantined record (the others: monitoring.test.ts)', () => {
+    const alarms = Object.entries(resources(template, 'AWS::CloudWatch::Alarm'))
+      .filter(([id]) => /^Monitoring(StreamFailures|DeliveryDeadLetters|DueWorkDeadLetters|ServerErrorRate|QuarantinedRecords)Alarm/.test(id))
+      .map(([, a]) => a.Properties);
     expect(alarms).toHaveLength(5);
     const queues = resources(template, 'AWS::SQS::Queue');
     const onQueue = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
@@ -166,8 +183,9 @@ describe('production defaults', () => {
     expect(rate.Threshold).toBe(1);
     expect(rate.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric.MetricName).sort()).toEqual(['5xx', 'Count']);
     expect(expressions.map((m: Json) => m.Expression)).toContain('SELECT SUM(QuarantinedRecords) FROM "BillingApi"');
-    // No alarm topic given: the alarms change state only.
-    for (const alarm of alarms) expect(alarm.AlarmActions).toBeUndefined();
+    // No alarm topic given: the stack's own.
+    const topic = onlyId(resources(template, 'AWS::SNS::Topic'));
+    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topic }]);
   });
 });
 
@@ -195,9 +213,10 @@ describe('stack properties', () => {
     for (const group of Object.values(resources(custom, 'AWS::Logs::LogGroup'))) expect(keyArn(group.Properties.KmsKeyId)).toBe(true);
   });
 
-  test('every alarm notifies the alarm topic', () => {
+  test('every alarm notifies the alarm topic given, and the stack makes no topic of its own', () => {
     const alarms = Object.values(resources(custom, 'AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(5);
+    expect(alarms.length).toBeGreaterThan(5);
     for (const alarm of alarms) expect(JSON.stringify(alarm.Properties.AlarmActions)).toContain('Alarms');
+    expect(resources(custom, 'AWS::SNS::Topic')).toEqual({});
   });
 });
