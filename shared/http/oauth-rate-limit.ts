@@ -22,7 +22,7 @@ export type OAuthEndpoint = 'register' | 'token';
 
 /** Who a request is counted against: its source address, and the client when it names one. */
 export interface OAuthCallers {
-  address: string;
+  address?: string;
   client?: string;
 }
 
@@ -64,7 +64,7 @@ async function refusal(endpoint: OAuthEndpoint, callers: OAuthCallers, limits: O
   const { by, request } = refused;
   const seconds = Math.max(1, Math.ceil((request.endsAt - request.now) / 1000));
   const error = new RateLimited(
-    `Too many requests to this endpoint from this ${by === 'address' ? 'address' : 'client'}: at most ${request.limit} per ${limits.windowSeconds} s. ` +
+    `Too many requests to this endpoint from this ${by}: at most ${request.limit} per ${limits.windowSeconds} s. ` +
       `Retry after ${seconds} s.`,
   );
   error.headers = { 'retry-after': String(seconds) };
@@ -72,7 +72,7 @@ async function refusal(endpoint: OAuthEndpoint, callers: OAuthCallers, limits: O
 }
 
 /**
- * Wraps an OAuth endpoint's Lambda handler: the request is counted against its address and client (`callersOf`)
+ * Wraps an OAuth endpoint's Lambda handler: the request is counted against its address and client (`clientOf`)
  * before the handler runs, and refused with a 429 when either is over its limit.
  */
 export function oauthRateLimited<E extends APIGatewayProxyEventV2, C>(
@@ -85,7 +85,8 @@ export function oauthRateLimited<E extends APIGatewayProxyEventV2, C>(
     const settings = rateLimitSettings();
     if (settings) {
       const requestId = eventRequestId(event);
-      const callers = { address: event.requestContext.http.sourceIp, client: clientOf(event) };
+      // An event without a source address (an in-process call) counts against its client only.
+      const callers = { address: event.requestContext?.http?.sourceIp, client: clientOf(event) };
       const refused = await refusal(endpoint, callers, settings.oauth ?? DEFAULT_OAUTH_RATE_LIMITS, requestId);
       if (refused) return errorResponse(route, refused, requestId, event.requestContext.requestId);
     }
