@@ -2,9 +2,10 @@
  * Every id a request names is checked in the caller's workspace (DESIGN.md §7, docs/decisions.md): another
  * workspace's id answers like a missing one and changes nothing. The members are found in the route table
  * (test/support/id-members.ts); each is either swept here — workspace B makes the thing it names, workspace A sends
- * a valid request naming B's id instead of its own, and gets a 4xx with nothing of A created or changed, then the
- * same request naming A's own id succeeds (so the refusal is the id's doing) — or listed with why it names nothing
- * of a workspace. A member found in neither fails the test, so none is skipped silently.
+ * a valid request naming B's id instead of its own and gets a 4xx, the very answer (status, code, message) an id no
+ * workspace has gets, with nothing of A created or changed; then the same request naming A's own id succeeds (so the
+ * refusal is the id's doing) — or listed with why it names nothing of a workspace. A member found in neither fails
+ * the test, so none is skipped silently.
  */
 import { randomUUID } from 'node:crypto';
 import { routes } from '../../functions/routes';
@@ -328,21 +329,24 @@ describe.each(swept.map((member) => [member, member.split(' ') as [string, strin
   const sweep = SWEEPS[routeId]!;
   const kind = sweep.members[member]!;
 
-  it("refuses another workspace's id (4xx, nothing of the caller's changed) and takes the caller's own", async () => {
+  it("answers another workspace's id as an unknown one (4xx, nothing of the caller's changed) and takes the caller's own", async () => {
     const request = await sweep.request(own, a);
-    const naming = (world: World, isOwn: boolean): Request => {
-      const value = (isOwn && request.own?.[member]) || idOf(world, kind, isOwn);
+    const naming = (value: string | null): Request => {
       if (member.startsWith('query.')) return { ...request, path: withQuery(request.path, member, value!) };
       return { ...request, body: withMember(request.body ?? {}, member, value) };
     };
+    const theirs = idOf(foreign, kind, false)!;
+    // An id no workspace has, of the same kind: the answer B's id must be indistinguishable from.
+    const unknown = `${theirs.split('_')[0]}_${randomUUID().replaceAll('-', '').slice(0, 26).toUpperCase()}`;
     const before = await snapshot(request);
-    const refused = await send(a, naming(foreign, false));
+    const [refused, missing] = [await send(a, naming(theirs)), await send(a, naming(unknown))];
     expect([refused.status >= 400 && refused.status < 500, refused.status, refused.body]).toEqual([true, refused.status, refused.body]);
-    expect(refused.status).not.toBe(409);
+    const answer = (reply: Reply, id: string) => [reply.status, reply.body.code, reply.body.message?.replaceAll(id, '<id>')];
+    expect(answer(refused, theirs)).toEqual(answer(missing, unknown));
     expect(await snapshot(request)).toEqual(before);
 
     if (sweep.noOwn?.[member]) return;
-    const accepted = await send(a, naming(own, true));
+    const accepted = await send(a, naming(request.own?.[member] ?? idOf(own, kind, true)));
     expect([accepted.status < 300, accepted.status, accepted.body?.message]).toEqual([true, accepted.status, accepted.body?.message]);
   });
 });
