@@ -241,8 +241,8 @@ const NOT_WORKSPACE_IDS: Record<string, string> = {
   'oauthToken body.client_id': 'a public route: the client is found by its id service-wide, and its workspace comes from it',
   'oauthRevoke body.client_id': 'a public route: the client is found by its id service-wide, and its workspace comes from it',
   'quotePageSign body.tax_id': "the signer's tax registration number",
-  'portalMakeDefault body.payment_method_id': "a public page: looked up among the link's customer's own payment methods (test/browser/portal.test.ts)",
-  'portalRemoveCard body.payment_method_id': "a public page: looked up among the link's customer's own payment methods (test/browser/portal.test.ts)",
+  'portalMakeDefault body.payment_method_id': "a public page: in the link's workspace, through updateCustomer's check (swept above)",
+  'portalRemoveCard body.payment_method_id': "a public page: in the link's workspace, through deletePaymentMethod's path check (route matrix)",
   'mcp body.id': 'the JSON-RPC request id',
 };
 
