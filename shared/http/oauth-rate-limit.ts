@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { clock } from '../clock';
 import { RateLimited } from '../errors';
-import { errorResponse } from './errors';
 import { reserveTokens, windowOf, type Counter } from './rate-limit';
 import { DEFAULT_OAUTH_RATE_LIMITS, OAUTH_RATE_LIMIT_PARTITION, rateLimitSettings, type OAuthRateLimits } from './rate-limit-settings';
-import { eventRequestId } from './request-id';
-import type { RouteMeta } from './route-meta';
 import { TokenReservations, type TokenRequest } from './token-reservation';
 
 /**
@@ -14,13 +10,13 @@ import { TokenReservations, type TokenRequest } from './token-reservation';
  * token endpoint is public, and registration stores a client per call. Requests are counted per source address (API
  * Gateway's `requestContext.http.sourceIp`, which the client cannot choose) and per client, each on a service-wide
  * counter of the same kind as the workspaces' (fixed windows, blocks of tokens: shared/http/rate-limit.ts). Over
- * either → 429 in the OAuth error form (`{error, error_description}`) with `Retry-After`, before the handler runs.
+ * either → 429 in the OAuth error form (`{error, error_description}`) with `Retry-After`, before the endpoint's work.
  * A failing counter lets the request through (fail open) and logs one JSON line, as the workspace limiter does.
  */
 
 export type OAuthEndpoint = 'register' | 'token';
 
-/** Who a request is counted against: its source address, and the client when it names one. */
+/** Who a request is counted against: its source address (none for an in-process call), and its client. */
 export interface OAuthCallers {
   address?: string;
   client?: string;
@@ -29,7 +25,7 @@ export interface OAuthCallers {
 /** Values (addresses, client ids that may be URLs) stand in the key as a digest: fixed length, any characters. */
 const digest = (value: string): string => createHash('sha256').update(value).digest('base64url').slice(0, 32);
 
-export const oauthCounterKey = (endpoint: OAuthEndpoint, by: keyof OAuthCallers, value: string, windowStart: Date) => ({
+const oauthCounterKey = (endpoint: OAuthEndpoint, by: keyof OAuthCallers, value: string, windowStart: Date) => ({
   pk: `${OAUTH_RATE_LIMIT_PARTITION}#${endpoint}#${by}#${digest(value)}`,
   sk: windowStart.toISOString(),
 });
@@ -72,24 +68,13 @@ async function refusal(endpoint: OAuthEndpoint, callers: OAuthCallers, limits: O
 }
 
 /**
- * Wraps an OAuth endpoint's Lambda handler: the request is counted against its address and client (`clientOf`)
- * before the handler runs, and refused with a 429 when either is over its limit.
+ * Counts a request of an OAuth endpoint against its address and its client; throws the 429 (RateLimited, mapped to
+ * the OAuth error form with `Retry-After`) when either is over its limit. Called first in the endpoint's core, so the
+ * request log and error mapping of the shared stacks answer it like any other error.
  */
-export function oauthRateLimited<E extends APIGatewayProxyEventV2, C>(
-  route: Pick<RouteMeta, 'errorFormat'> & { path: string },
-  endpoint: OAuthEndpoint,
-  clientOf: (event: E) => string | undefined,
-  handler: (event: E, context: C) => Promise<APIGatewayProxyResultV2>,
-) {
-  return async (event: E, context: C): Promise<APIGatewayProxyResultV2> => {
-    const settings = rateLimitSettings();
-    if (settings) {
-      const requestId = eventRequestId(event);
-      // An event without a source address (an in-process call) counts against its client only.
-      const callers = { address: event.requestContext?.http?.sourceIp, client: clientOf(event) };
-      const refused = await refusal(endpoint, callers, settings.oauth ?? DEFAULT_OAUTH_RATE_LIMITS, requestId);
-      if (refused) return errorResponse(route, refused, requestId, event.requestContext.requestId);
-    }
-    return handler(event, context);
-  };
+export async function assertOAuthRate(endpoint: OAuthEndpoint, callers: OAuthCallers, requestId: string): Promise<void> {
+  const settings = rateLimitSettings();
+  if (!settings) return;
+  const refused = await refusal(endpoint, callers, settings.oauth ?? DEFAULT_OAUTH_RATE_LIMITS, requestId);
+  if (refused) throw refused;
 }
