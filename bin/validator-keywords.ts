@@ -3,6 +3,7 @@
  * - `multipleOf` is exact for decimal steps: ajv divides floats (0.3 / 0.0001 is not whole), so a step 10^-n is
  *   checked on the decimal form instead (`x.toFixed(n)` gives back `x`), which also refuses 1e-300 as a percentage;
  * - `x-metadata-bounds` bounds free metadata (depth, keys, key length, numbers, size) through `metadataProblem`;
+ * - `x-min-magnitude` refuses a non-zero number closer to 0 than it (what DynamoDB cannot store, 1e-300);
  * - integer query parameters must be written as decimal integers before ajv coerces them.
  */
 import { _, str, stringify, type CodeKeywordDefinition, type KeywordCxt } from 'ajv';
@@ -50,7 +51,21 @@ const metadataBounds: CodeKeywordDefinition = {
   },
 };
 
-export const keywords = [exactMultipleOf, metadataBounds];
+const minMagnitude: CodeKeywordDefinition = {
+  keyword: 'x-min-magnitude',
+  type: 'number',
+  schemaType: 'number',
+  error: {
+    message: ({ schema }) => str`must be 0 or at least ${String(schema)} in magnitude`,
+    params: ({ schemaCode }) => _`{minMagnitude: ${schemaCode}}`,
+  },
+  code(cxt: KeywordCxt) {
+    const { data, schema } = cxt;
+    cxt.fail(_`${data} !== 0 && Math.abs(${data}) < ${schema as number}`);
+  },
+};
+
+export const keywords = [exactMultipleOf, metadataBounds, minMagnitude];
 
 const isInteger = (schema: Schema) => schema.type === 'integer' || (Array.isArray(schema.type) && schema.type.includes('integer'));
 

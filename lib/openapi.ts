@@ -2,6 +2,7 @@ import { routes, type RouteDefinition } from '../functions/routes';
 import type { Schema } from '../shared/schemas/common';
 import { schemaComponents } from '../shared/schemas/components';
 import { MAX_KEY_LENGTH } from '../shared/http/idempotency';
+import { OAUTH_RATE_LIMITED_ROUTES } from '../shared/http/rate-limit-settings';
 
 /**
  * The OpenAPI 3.1 document, generated from the route table (served locally at /openapi.json, printed by
@@ -188,7 +189,9 @@ function operation(route: RouteDefinition) {
     status,
     route.errorFormat === 'oauth' && status === '400'
       ? { description: route.path === '/oauth/register' ? 'Invalid client metadata (RFC 7591 §3.2.2).' : 'An OAuth error (RFC 6749 §5.2).', headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') }, content: { 'application/json': { schema: ref('schemas', 'OAuthError') } } }
-      : ref('responses', ERRORS[status]![0]),
+      : (OAUTH_RATE_LIMITED_ROUTES as readonly string[]).includes(route.id) && status === '429'
+        ? { description: 'Too many requests from this address or client (docs/rate-limits.md, "OAuth endpoints"): wait `Retry-After` seconds. An OAuth error, `temporarily_unavailable`.', headers: { 'X-Request-Id': ref('headers', 'X-Request-Id'), 'Retry-After': ref('headers', 'Retry-After') }, content: { 'application/json': { schema: ref('schemas', 'OAuthError') } } }
+        : ref('responses', ERRORS[status]![0]),
   ]);
   return {
     operationId: route.id,

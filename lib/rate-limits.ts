@@ -5,7 +5,8 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Node } from 'constructs';
 import {
-  DEFAULT_RATE_LIMITS, RATE_LIMIT_ATTRIBUTES, RATE_LIMIT_PARTITION, rateLimitEnvironment, type RateLimitSettings,
+  DEFAULT_RATE_LIMITS, OAUTH_RATE_LIMIT_PARTITION, OAUTH_RATE_LIMITED_ROUTES, RATE_LIMIT_ATTRIBUTES, RATE_LIMIT_PARTITION, rateLimitEnvironment,
+  type RateLimitSettings,
 } from '../shared/http/rate-limit-settings';
 
 /**
@@ -82,27 +83,34 @@ export function resolveRateLimits(node: Node, props: RateLimitProps = {}): Resol
   };
 }
 
+/** The counter partitions a route's limiter writes: its workspace's, and the OAuth endpoints' service-wide ones. */
+export const rateLimitPartitions = (routeId?: string): string[] => [
+  `WS#*#${RATE_LIMIT_PARTITION}#*`,
+  ...((OAUTH_RATE_LIMITED_ROUTES as readonly string[]).includes(routeId ?? '') ? [`${OAUTH_RATE_LIMIT_PARTITION}#*`] : []),
+];
+
 /**
  * What the limiter needs of the table, and nothing more: UpdateItem on counter items only (partition keys
- * `WS#<workspace>#RATELIMIT#…`), touching only the counter's attributes, returning only what it updated. GET
- * functions have no other write right; the others' table grants cover it already, but get it too so a tighter grant
- * of theirs can never break the limiter.
+ * `WS#<workspace>#RATELIMIT#…`, and `RATELIMIT#OAUTH#…` for the two OAuth endpoints that count per address and
+ * client), touching only the counter's attributes, returning only what it updated. GET functions have no other write
+ * right; the others' table grants cover it already, but get it too so a tighter grant of theirs can never break the
+ * limiter.
  */
-export const rateLimitCounterStatement = (table: ITable): PolicyStatement =>
+export const rateLimitCounterStatement = (table: ITable, routeId?: string): PolicyStatement =>
   new PolicyStatement({
     actions: ['dynamodb:UpdateItem'],
     resources: [table.tableArn],
     conditions: {
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`WS#*#${RATE_LIMIT_PARTITION}#*`] },
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': rateLimitPartitions(routeId) },
       'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...RATE_LIMIT_ATTRIBUTES] },
       StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_NEW'] },
     },
   });
 
 /** A route function's part: the limits as environment variables and, when on, the counter's IAM statement. */
-export function bindRateLimits(fn: LambdaFunction, table: ITable, settings: RateLimitSettings | null): void {
+export function bindRateLimits(fn: LambdaFunction, table: ITable, settings: RateLimitSettings | null, routeId?: string): void {
   for (const [name, value] of Object.entries(rateLimitEnvironment(settings))) fn.addEnvironment(name, value);
-  if (settings) fn.addToRolePolicy(rateLimitCounterStatement(table));
+  if (settings) fn.addToRolePolicy(rateLimitCounterStatement(table, routeId));
 }
 
 /** Sets the default stage's throttling (the L2 HttpApi has no option for its default stage's). */

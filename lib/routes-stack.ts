@@ -116,7 +116,7 @@ export class RoutesStack extends NestedStack {
       // From the method and the indexes the route declares: GET handlers only read (DESIGN.md §7).
       routeFunction.bindTable(table, routeTableAccess(route));
       // The rate-limit counter: its settings, and UpdateItem on counter items only (GETs included).
-      bindRateLimits(routeFunction.fn, table, props.rateLimits);
+      bindRateLimits(routeFunction.fn, table, props.rateLimits, route.id);
       if (props.routesQueueingDeliveries.includes(route.id)) events.allowQueueing(routeFunction.fn);
       routeFunction.fn.addEnvironment('PUBLIC_API_URL', props.publicUrl);
       const keyUse = routesUsingSigningKey[route.id];

@@ -12,6 +12,7 @@ import { json, type HttpResponse } from './responses';
 export function errorResponse(route: Pick<RouteMeta, 'errorFormat'> & { path?: string }, error: unknown, requestId: string, gatewayRequestId = requestId): HttpResponse {
   if (error instanceof DomainError) {
     if (route.errorFormat === 'oauth' && error.status === 400) return oauthError(route, error, requestId);
+    if (route.errorFormat === 'oauth' && error.status === 429) return oauthRateLimited(error, requestId);
     const body = { message: error.message, code: error.code, ...(error.errors && { errors: error.errors }), request_id: requestId };
     return json(error.status, body, requestId, error.headers);
   }
@@ -30,6 +31,14 @@ function oauthError(route: { path?: string }, error: DomainError, requestId: str
   if (route.path !== '/oauth/register') return json(400, { error: 'invalid_request', error_description: detail }, requestId);
   const redirect = error.code === 'invalid_redirect_uri' || error.errors?.some((e) => e.path.startsWith('body.redirect_uris'));
   return json(400, { error: redirect ? 'invalid_redirect_uri' : 'invalid_client_metadata', error_description: detail }, requestId);
+}
+
+/**
+ * A rate-limited OAuth request (docs/rate-limits.md): the OAuth error form its clients parse, with `Retry-After`.
+ * RFC 6749 and 7591 name no error for it; `temporarily_unavailable` is OAuth's own word for "try again later".
+ */
+function oauthRateLimited(error: DomainError, requestId: string): HttpResponse {
+  return json(429, { error: 'temporarily_unavailable', error_description: error.message }, requestId, error.headers);
 }
 
 export const errorMapping = (route: RouteMeta): middy.MiddlewareObj => ({

@@ -20,6 +20,8 @@ export interface HandlerInput<Body, Query, Path> {
   query: Query;
   body: Body;
   headers: HttpEvent['headers'];
+  /** The client's address as API Gateway saw it (`requestContext.http.sourceIp`); absent for an in-process call. */
+  sourceIp?: string;
 }
 
 type Core<Body, Query, Path> = (input: HandlerInput<Body, Query, Path>) => Promise<unknown>;
@@ -56,7 +58,7 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
     .use({
       before: ({ event }) => {
         const parts = requestParts(route, event);
-        inputs.set(event, { ctx: contexts.get(event)!, ...parts, headers: event.headers });
+        inputs.set(event, { ctx: contexts.get(event)!, ...parts, headers: event.headers, sourceIp: event.requestContext.http?.sourceIp });
       },
     })
     .use(idempotency(route, (event) => inputs.get(event), replay as Replay | undefined))

@@ -8,9 +8,29 @@ export interface RateLimitSettings {
   reads: number;
   writes: number;
   windowSeconds: number;
+  /** The OAuth endpoints' own limits (no workspace yet): DEFAULT_OAUTH_RATE_LIMITS unless a process sets others. */
+  oauth?: OAuthRateLimits;
 }
 
 export const DEFAULT_RATE_LIMITS: Readonly<RateLimitSettings> = { reads: 200, writes: 50, windowSeconds: 10 };
+
+/**
+ * `POST /oauth/token` and `POST /oauth/register` (docs/rate-limits.md, "OAuth endpoints"): requests per window from
+ * one source address, and from one client (the token endpoint's `client_id`; for registration, the bearer token's
+ * workspace). On whenever the per-workspace limits are (`RATE_LIMIT_ENABLED`); fixed, so no route function's
+ * environment grows for them.
+ */
+export interface OAuthRateLimits {
+  perAddress: number;
+  perClient: number;
+  windowSeconds: number;
+}
+
+/**
+ * A person signs in a few times a day and a client refreshes every 15 minutes; an address behind a NAT holds many
+ * people. 60 a minute per address and 30 per client leave room for those and stop guessing and flooding.
+ */
+export const DEFAULT_OAUTH_RATE_LIMITS: Readonly<OAuthRateLimits> = { perAddress: 60, perClient: 30, windowSeconds: 60 };
 
 /** The environment variables, shared by the handlers (which read them) and the CDK stack (which sets them). */
 export const RATE_LIMIT_ENV = {
@@ -69,5 +89,9 @@ export function useRateLimits(settings: RateLimitSettings | null): () => void {
 export const RATE_LIMIT_TYPE = 'rate_limit';
 /** Counter items live under `WS#<workspace>#RATELIMIT#<kind>`: the only partitions a GET function may write. */
 export const RATE_LIMIT_PARTITION = 'RATELIMIT';
+/** The OAuth endpoints' counters, outside any workspace: `RATELIMIT#OAUTH#<endpoint>#<address|client>#<digest>`. */
+export const OAUTH_RATE_LIMIT_PARTITION = `${RATE_LIMIT_PARTITION}#OAUTH`;
+/** The routes that count requests on those counters (lib/rate-limits.ts grants them, and only them, the partition). */
+export const OAUTH_RATE_LIMITED_ROUTES = ['registerOAuthClient', 'oauthToken'] as const;
 /** Every attribute the counter's UpdateItem touches (the IAM grant of lib/rate-limits.ts allows these only). */
 export const RATE_LIMIT_ATTRIBUTES = ['pk', 'sk', '_type', 'n', 'ttl'] as const;

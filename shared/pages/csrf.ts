@@ -1,8 +1,9 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { headerValue } from '../http/request-parts';
 import { linkKey } from './link-key';
 import { pagesBaseUrl } from './links';
+import { macMatches } from './mac';
 
 /**
  * CSRF protection of every form of the pages (docs/hosted-pages.md, "Forms"). A page carries no ambient credential
@@ -29,9 +30,7 @@ const SHAPE = /^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}$/;
 export function checkFormToken(linkToken: string, purpose: string, token: unknown): string | undefined {
   if (typeof token !== 'string' || !SHAPE.test(token)) return undefined;
   const [nonce, given] = token.split('.') as [string, string];
-  const expected = mac(linkToken, purpose, nonce);
-  const actual = Buffer.from(given, 'base64url');
-  return actual.length === expected.length && timingSafeEqual(actual, expected) ? nonce : undefined;
+  return macMatches(given, mac(linkToken, purpose, nonce)) ? nonce : undefined;
 }
 
 /** False when the browser says the POST comes from another site. */

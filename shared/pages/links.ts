@@ -1,6 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { workspaceOf } from '../db/keys';
 import { linkKey } from './link-key';
+import { macMatches } from './mac';
 
 /**
  * Capability links of the hosted pages (docs/hosted-pages.md): `<PUBLIC_PAGES_URL>/<kind path>/<token>`, where the
@@ -48,9 +49,7 @@ const SAFE = /^[A-Za-z0-9_-]{1,200}\.[A-Za-z0-9_-]{22}$/;
 export function verifyLink(token: string, kind: LinkKind, now: Date): LinkClaims {
   if (!SAFE.test(token)) throw new LinkRefused('invalid');
   const [payload, given] = token.split('.') as [string, string];
-  const expected = mac(payload);
-  const actual = Buffer.from(given, 'base64url');
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw new LinkRefused('invalid');
+  if (!macMatches(given, mac(payload))) throw new LinkRefused('invalid');
   const [code, workspaceId, id, generation, expiresAt] = Buffer.from(payload, 'base64url').toString('utf8').split('|');
   if (code !== KIND_CODE[kind] || !workspaceId || !id) throw new LinkRefused('invalid');
   const claims: LinkClaims = { kind, workspaceId, id, generation: Number(generation), expiresAt: Number(expiresAt) };

@@ -1,5 +1,5 @@
 import { PATTERNS } from './formats';
-import { METADATA_BOUNDS } from './metadata';
+import { METADATA_BOUNDS, MIN_MAGNITUDE } from './metadata';
 import { COUNTRIES, CURRENCIES, LANGUAGES, PAYMENT_METHOD_TYPES, TIMEZONES } from './value-sets';
 
 /** JSON Schema fragments shared by the request and resource schemas. */
@@ -24,6 +24,11 @@ export const percentage = { type: 'number', minimum: 0, maximum: 100, multipleOf
 /** Free metadata: any JSON object within METADATA_BOUNDS (depth, keys, key length, numbers, size; metadata.ts). */
 export const metadata = { type: 'object', 'x-metadata-bounds': METADATA_BOUNDS };
 export const id = { type: 'string', minLength: 1, maxLength: 64 };
+/**
+ * A number of the caller's own (an event's record values): bounded as metadata numbers are, 0 or a magnitude of
+ * 1e-130…2^53 − 1, so DynamoDB stores it and JavaScript holds it (`x-min-magnitude`, bin/validator-keywords.ts).
+ */
+export const freeNumber = { type: 'number', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, 'x-min-magnitude': MIN_MAGNITUDE };
 
 /** Request form of an address: every member optional, `line2`/`state` nullable. */
 export const addressInput = {

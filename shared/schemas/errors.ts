@@ -26,7 +26,8 @@ export const errorResource: Schema = {
 
 /**
  * The OAuth error body (`{error, error_description}`) of the OAuth routes' 400 answers: RFC 7591 §3.2.2 for
- * `POST /oauth/register`, RFC 6749 §5.2 (and RFC 8707's `invalid_target`) for `POST /oauth/token`.
+ * `POST /oauth/register`, RFC 6749 §5.2 (and RFC 8707's `invalid_target`) for `POST /oauth/token`; and of their 429
+ * (`temporarily_unavailable`, docs/rate-limits.md).
  */
 export const oauthErrorResource: Schema = {
   type: 'object',
@@ -37,6 +38,7 @@ export const oauthErrorResource: Schema = {
       enum: [
         'invalid_redirect_uri', 'invalid_client_metadata',
         'invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'invalid_target',
+        'temporarily_unavailable',
       ],
     },
     error_description: { type: 'string' },

@@ -20,8 +20,12 @@ export const METADATA_BOUNDS = {
 
 export type MetadataBounds = typeof METADATA_BOUNDS;
 
-/** The smallest non-zero magnitude DynamoDB stores; JavaScript's largest exact integer bounds the other end. */
-const MIN_MAGNITUDE = 1e-130;
+/**
+ * The smallest non-zero magnitude DynamoDB stores; JavaScript's largest exact integer bounds the other end. Every
+ * number a request may hold without a decimal step of its own (metadata, an event's record values) is 0 or within
+ * MIN_MAGNITUDE…2^53 − 1 in magnitude (common.ts, `freeNumber`).
+ */
+export const MIN_MAGNITUDE = 1e-130;
 
 /**
  * What is wrong with a metadata value, in words that follow its member's name (`body.properties …`), or undefined

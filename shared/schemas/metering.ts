@@ -1,4 +1,4 @@
-import { arrayOf, dateTime, id, object, out, requireAll, resource, type Schema } from './common';
+import { arrayOf, dateTime, freeNumber, id, object, out, requireAll, resource, type Schema } from './common';
 import { PATTERNS } from './formats';
 
 /** The documented bounds of an event (docs/metering.md). */
@@ -16,7 +16,7 @@ export const EVENT_BOUNDS = {
 
 /** Property names: the names aggregators can name, and never one JavaScript objects treat specially. */
 const propertyName = { type: 'string', maxLength: EVENT_BOUNDS.propertyName, pattern: PATTERNS.eventName, not: { enum: ['__proto__', 'constructor', 'prototype'] } };
-const scalar: Schema = { anyOf: [{ type: 'string', maxLength: EVENT_BOUNDS.stringValue }, { type: 'number' }, { type: 'boolean' }] };
+const scalar: Schema = { anyOf: [{ type: 'string', maxLength: EVENT_BOUNDS.stringValue }, freeNumber, { type: 'boolean' }] };
 const propertyValue: Schema = { anyOf: [...(scalar.anyOf as Schema[]), { type: 'array', maxItems: EVENT_BOUNDS.arrayValues, items: scalar }] };
 
 /** Epoch milliseconds from 1970 to 9999. */

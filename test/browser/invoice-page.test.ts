@@ -144,7 +144,8 @@ describe('the links', () => {
     const inv = await toPay((await customer()).id);
     const [payload, mac] = inv.public_url.split('/').pop()!.split('.');
     const base = inv.public_url.slice(0, inv.public_url.lastIndexOf('/') + 1);
-    // The MAC's first character changed: all six of its bits are the MAC's (the last one's low bits are padding).
+    // The MAC's first character changed: all six of its bits are the MAC's. (Changing only the last one's 4 padding
+    // bits keeps the MAC's bytes: that spelling is refused too, test/unit/page-links.test.ts.)
     const otherMac = `${base}${payload}.${mac!.startsWith('A') ? 'B' : 'A'}${mac!.slice(1)}`;
     const other = await toPay((await customer()).id);
     const otherPayload = `${base}${other.public_url.split('/').pop()!.split('.')[0]}.${mac}`;

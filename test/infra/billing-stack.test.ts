@@ -62,12 +62,12 @@ const statementsOf = (functionId: string): Statement[] => {
 const actionsOf = (functionId: string): string[] => statementsOf(functionId).flatMap((s) => s.Action);
 
 /** The rate limiter's grant (lib/rate-limits.ts): UpdateItem on the table, on counter items and attributes only. */
-const rateLimitStatement = (table: string) => ({
+const rateLimitStatement = (table: string, leadingKeys = ['WS#*#RATELIMIT#*']) => ({
   Effect: 'Allow',
   Action: 'dynamodb:UpdateItem',
   Resource: { 'Fn::GetAtt': [table, 'Arn'] },
   Condition: {
-    'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WS#*#RATELIMIT#*'] },
+    'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys },
     'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...RATE_LIMIT_ATTRIBUTES] },
     StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_NEW'] },
   },
@@ -231,10 +231,12 @@ describe('rate limits', () => {
   };
 
   test('every route function enforces decisions.md\'s limits (200 reads, 50 writes per 10 s) and may update counter items only', () => {
-    for (const id of functionIdByRoute.values()) {
+    for (const [routeId, id] of functionIdByRoute) {
       expect(envOf(id)).toMatchObject(rateLimitEnvironment(DEFAULT_RATE_LIMITS));
       const limiter = statementsOf(id).filter(isRateLimitStatement);
-      expect(limiter).toEqual([rateLimitStatement(tableId())]);
+      // The two OAuth endpoints also count per address and client, on service-wide counters (docs/rate-limits.md).
+      const oauth = routeId === 'registerOAuthClient' || routeId === 'oauthToken';
+      expect([routeId, limiter]).toEqual([routeId, [rateLimitStatement(tableId(), ['WS#*#RATELIMIT#*', ...(oauth ? ['RATELIMIT#OAUTH#*'] : [])])]]);
     }
     // The workers are not behind the API: no limiter, no counter grant.
     for (const id of functionIdByWorker.values()) {

@@ -5,9 +5,14 @@ import { startTestApi, type Client, type TestApi } from '../support/api';
 let api: TestApi;
 let client: Client;
 
+/** Two products of the workspace, to restrict coupons to. */
+let products: [string, string];
+
 beforeAll(async () => {
   api = await startTestApi({ events: true });
   client = await api.client();
+  const made = await Promise.all(['A', 'B'].map((name) => client.post('/v1/products', { name, type: 'flat_fee' })));
+  products = [made[0]!.body.id, made[1]!.body.id];
 });
 afterAll(() => api.close());
 
@@ -45,13 +50,26 @@ describe('POST /v1/coupons', () => {
   it('creates an amount coupon with a duration, products, a limit and an expiration date (normalized to UTC)', async () => {
     const coupon = await create({
       ...amount, description: 'Partners', repeat: 'duration', duration: { period: 'months', count: 3 },
-      product_ids: ['itm_a', 'itm_b'], redemption_limit: 100, expiration_date: '2031-06-30T23:59:59+02:00',
+      product_ids: products, redemption_limit: 100, expiration_date: '2031-06-30T23:59:59+02:00',
     });
     expect(coupon).toMatchObject({
       type: 'amount', discount_amount: 2000, currency: 'EUR', discount_percent: null, description: 'Partners',
-      repeat: 'duration', duration: { period: 'months', count: 3 }, product_ids: ['itm_a', 'itm_b'],
+      repeat: 'duration', duration: { period: 'months', count: 3 }, product_ids: products,
       redemption_limit: 100, redemption_count: 0, expiration_date: '2031-06-30T21:59:59.000Z',
     });
+  });
+
+  it('refuses a product that is not one of the workspace (unknown, deleted, or another workspace’s): 422, nothing created', async () => {
+    const deleted = (await client.post('/v1/products', { name: 'Gone', type: 'flat_fee' })).body.id;
+    expect((await client.delete(`/v1/products/${deleted}`)).status).toBe(200);
+    const stranger = await api.client();
+    const theirs = (await stranger.post('/v1/products', { name: 'Theirs', type: 'flat_fee' })).body.id;
+    const before = (await client.get('/v1/coupons?take=0')).body.meta.total;
+    for (const missing of ['itm_unknown', deleted, theirs]) {
+      const reply = await client.post('/v1/coupons', { ...percent, product_ids: [products[0], missing] });
+      expect([reply.status, reply.body.code, reply.body.message]).toEqual([422, 'product_not_found', `No product with id '${missing}'.`]);
+    }
+    expect((await client.get('/v1/coupons?take=0')).body.meta.total).toBe(before);
   });
 
   it('accepts 100 %, two decimals, repeat forever; an empty product list means every product', async () => {

@@ -93,6 +93,45 @@ describe('ingestion', () => {
   });
 });
 
+describe('record numbers', () => {
+  const stored = (id: string) => getItem<UsageEventItem>(usageEventKey(makeCtx(client.workspace, 't'), id), true);
+
+  it('refuses a number DynamoDB cannot store (400, nothing stored) and keeps the extremes it can, exactly', async () => {
+    const c = await customer();
+    for (const [id, value, message] of [
+      ['n-1', 1e-300, 'body.record.cost must be 0 or at least 1e-130 in magnitude'],
+      ['n-2', 1e200, 'body.record.cost must be <= 9007199254740991'],
+      ['n-3', [1, -5e-324], 'body.record.cost.1 must be 0 or at least 1e-130 in magnitude'],
+    ] as const) {
+      const reply = await client.post('/v1/events', call(c.id, id, at(1), { cost: value }));
+      expect([id, reply.status, reply.body.code, reply.body.errors]).toEqual([id, 400, 'invalid_request', [{ path: message.split(' ')[0], message: message.slice(message.indexOf(' ') + 1) }]]);
+      expect(await stored(id)).toBeUndefined();
+    }
+    const extremes = { tiny: 1e-130, negative: -1e-130, large: 2 ** 53 - 1, zero: 0, fraction: 0.1 + 0.2 };
+    const kept = await client.post('/v1/events', call(c.id, 'n-4', at(1), extremes));
+    expect([kept.status, kept.body.record]).toEqual([201, { id: 'n-4', ...extremes }]);
+    expect((await stored('n-4'))?.properties).toEqual(extremes);
+  });
+
+  it('in a batch, refuses only the events holding such a number, saying where', async () => {
+    const c = await customer();
+    const reply = await client.post('/v1/events/batch', [
+      call(c.id, 'nb-1', at(2), { cost: 2.5 }),
+      call(c.id, 'nb-2', at(2), { cost: 1e-300 }),
+      call(c.id, 'nb-3', at(2), { cost: -1e200 }),
+      call(c.id, 'nb-4', at(2), { cost: 1e-130 }),
+    ]);
+    expect(reply.status).toBe(201);
+    expect(reply.body.events_created.map((e: { id: string }) => e.id)).toEqual(['nb-1', 'nb-4']);
+    expect(reply.body.events_failed.map((f: { index: number; error: { code: string; message: string } }) => [f.index, f.error.code, f.error.message])).toEqual([
+      [1, 'invalid_event', 'Event [1].record.cost must be 0 or at least 1e-130 in magnitude.'],
+      [2, 'invalid_event', 'Event [2].record.cost must be >= -9007199254740991.'],
+    ]);
+    expect([await stored('nb-2'), await stored('nb-3')]).toEqual([undefined, undefined]);
+    expect((await stored('nb-4'))?.properties).toEqual({ cost: 1e-130 });
+  });
+});
+
 describe('usage', () => {
   it('aggregates count, sum, max, unique_count and latest over [from, to), replacing resent events', async () => {
     const c = await customer();

@@ -46,7 +46,7 @@ describe('POST /v1/quotes', () => {
     const line = await monthly(4_900);
     const created = await quote({
       customer_id: buyer.id, type: 'subscription', line_items: [{ ...line, quantity: 3 }], starts_at: '2027-01-01T00:00:00.000Z',
-      comments: 'Thanks', terms: 'Net 30', owner_email: 'sales@acme.test', template_id: 'quot_1', crm_opportunity_id: 'deal-7',
+      comments: 'Thanks', terms: 'Net 30', owner_email: 'sales@acme.test', template_id: null, crm_opportunity_id: 'deal-7',
       collect_custom_property_ids: ['siren'], collect_tax_id: true, display_price_tiers: 'all', expires_at: '2030-01-01T00:00:00.000Z',
       attachments: [{ name: 'Terms.pdf', mimetype: 'application/pdf' }, { id: 'quof_given', name: 'Deck.pdf', mimetype: 'application/pdf' }],
     });
@@ -59,7 +59,7 @@ describe('POST /v1/quotes', () => {
         tiers: [{ from: 1, to: null, units: 3, amount: 14_700 }],
       }],
       starts_at: '2027-01-01T00:00:00.000Z', subscription_id: null, child_subscription_ids: [], invoice_id: null, promotion_code: null,
-      requires_approval: false, template_id: 'quot_1', crm_opportunity_id: 'deal-7', comments: 'Thanks', terms: 'Net 30', owner_email: 'sales@acme.test',
+      requires_approval: false, template_id: null, crm_opportunity_id: 'deal-7', comments: 'Thanks', terms: 'Net 30', owner_email: 'sales@acme.test',
       expires_at: '2030-01-01T00:00:00.000Z', collect_payment_details: false, collect_custom_property_ids: ['siren'], collect_tax_id: true,
       display_quote_value: true, display_taxes: true, display_price_tiers: 'all', display_phase_value: false, display_first_invoice_amount: false,
       display_documents_in_preview: false, display_subscription_on_update: true, display_total_with_tax: false, post_signature_activation_enabled: true,

@@ -46,7 +46,7 @@ export function responseViolations(method: string, url: string, status: number, 
   let schema: Schema;
   // A hosted page answers in HTML, its refusals too (a 404 or 410 page, the form again with its reason).
   if (routeDefinition?.path.startsWith('/pages/') && contentType?.startsWith('text/html')) return [];
-  if (status >= 400) schema = routeDefinition?.errorFormat === 'oauth' && status === 400 ? oauthErrorResource : errorResource;
+  if (status >= 400) schema = routeDefinition?.errorFormat === 'oauth' && (status === 400 || status === 429) ? oauthErrorResource : errorResource;
   else if (!routeDefinition) return [`${method} ${path} answered ${status} but is no route`];
   else if (status !== routeDefinition.response.status) return [`${routeDefinition.id} answered ${status}, documented ${routeDefinition.response.status}`];
   else if (routeDefinition.response.schema.format === 'binary') {

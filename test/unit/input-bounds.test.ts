@@ -7,10 +7,11 @@ import { InvalidRequest } from '../../shared/errors';
 import { validatePart } from '../../shared/http/request-parts';
 import { route as createCustomer } from '../../shared/schemas/generated/createCustomer.js';
 import { route as createProduct } from '../../shared/schemas/generated/createProduct.js';
+import { route as ingestEvent } from '../../shared/schemas/generated/ingestEvent.js';
 import { route as listCustomers } from '../../shared/schemas/generated/listCustomers.js';
 import { route as listWebhookMessages } from '../../shared/schemas/generated/listWebhookMessages.js';
 import type { Schema } from '../../shared/schemas/common';
-import { METADATA_BOUNDS, metadataProblem } from '../../shared/schemas/metadata';
+import { METADATA_BOUNDS, metadataProblem, MIN_MAGNITUDE } from '../../shared/schemas/metadata';
 
 /** The field errors of a validation, or [] when it passes. */
 function errorsOf(part: 'query' | 'body', validate: Parameters<typeof validatePart>[1], data: unknown): string[] {
@@ -60,6 +61,24 @@ describe('numbers in bodies', () => {
   });
 });
 
+describe("numbers of the caller's own (an event's record values)", () => {
+  const withValue = (value: unknown) =>
+    errorsOf('body', ingestEvent.validate.body, { customer_id: 'c', event_type: 'api_call', timestamp: 0, record: { id: 'r', value } });
+
+  it('take 0 and any magnitude from 1e-130 to 2^53 − 1, in arrays too', () => {
+    for (const value of [0, -0, 1e-130, -1e-130, 0.1 + 0.2, 12.5, -(2 ** 53 - 1), 2 ** 53 - 1, [1, 2.5, 1e-130]]) {
+      expect([value, withValue(value)]).toEqual([value, []]);
+    }
+  });
+
+  it('refuse what DynamoDB cannot store or JavaScript cannot hold exactly, naming the member', () => {
+    for (const value of [1e-300, -1e-131, 5e-324]) expect(withValue(value)).toEqual(['body.record.value must be 0 or at least 1e-130 in magnitude']);
+    for (const value of [1e200, 2 ** 53]) expect(withValue(value)).toEqual(['body.record.value must be <= 9007199254740991']);
+    expect(withValue(-1e200)).toEqual(['body.record.value must be >= -9007199254740991']);
+    expect(withValue([1, 1e-300])).toEqual(['body.record.value.1 must be 0 or at least 1e-130 in magnitude']);
+  });
+});
+
 describe('free metadata', () => {
   const withProperties = (properties: unknown) => errorsOf('body', createCustomer.validate.body, { name: 'C', properties });
 
@@ -99,6 +118,8 @@ function* nodes(schema: unknown, at: string): Generator<[string, Schema]> {
   yield [at, node];
   for (const [name, member] of Object.entries((node.properties ?? {}) as Record<string, Schema>)) yield* nodes(member, `${at}.${name}`);
   if (node.items) yield* nodes(node.items, `${at}[]`);
+  // The members a schema does not name (an event's record properties) are bounded like the named ones.
+  if (typeof node.additionalProperties === 'object') yield* nodes(node.additionalProperties, `${at}.*`);
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) for (const branch of (node[key] ?? []) as Schema[]) yield* nodes(branch, at);
 }
 
@@ -107,13 +128,16 @@ const typesOf = (node: Schema) => [node.type].flat() as string[];
 describe('every request schema of the route table', () => {
   const all = routes.flatMap((route) => (['path', 'query', 'body'] as const).flatMap((part) => [...nodes(route.request[part], `${route.id} ${part}`)]));
 
-  it('bounds every number within ±(2^53 − 1), and every fraction to a decimal step', () => {
+  it('bounds every number within ±(2^53 − 1), and every fraction to a decimal step or, if free, away from 0 as DynamoDB does', () => {
     for (const [at, node] of all.filter(([, n]) => typesOf(n).some((t) => t === 'integer' || t === 'number'))) {
       const low = (node.minimum ?? node.exclusiveMinimum) as number | undefined;
       const high = (node.maximum ?? node.exclusiveMaximum) as number | undefined;
       const bounded = low !== undefined && high !== undefined && low >= -Number.MAX_SAFE_INTEGER && high <= Number.MAX_SAFE_INTEGER;
       expect([at, bounded]).toEqual([at, true]);
-      if (typesOf(node).includes('number')) expect([at, node.multipleOf]).toEqual([at, expect.any(Number)]);
+      if (typesOf(node).includes('number')) {
+        const step = node.multipleOf !== undefined ? { multipleOf: node.multipleOf } : { 'x-min-magnitude': node['x-min-magnitude'] };
+        expect([at, step]).toEqual([at, node.multipleOf !== undefined ? { multipleOf: expect.any(Number) } : { 'x-min-magnitude': MIN_MAGNITUDE }]);
+      }
     }
   });
 

@@ -11,7 +11,7 @@ import { buildFilter } from '../../schemas/list-query';
 import { computePrice, validateTiers } from '../pricing/compute-price';
 import { PRICE_TYPES_BY_PRODUCT_TYPE } from '../pricing/product-types';
 import type { PricedConfiguration, PriceType } from '../pricing/types';
-import { priceConfigurationNotFound } from './errors';
+import { planMissing, priceConfigurationNotFound } from './errors';
 import {
   PRICE_CONFIGURATION, priceConfigurationKey, priceConfigurationListFields, toPriceConfiguration,
   type BillingInterval, type CommitmentInterval, type PriceConfiguration, type PriceConfigurationItem,
@@ -77,6 +77,7 @@ export function newPriceConfigurationItem(ctx: Ctx, product: ProductItem, input:
     throw new InvalidRequest(`Invalid body: ${path}.type: ${message}.`, [{ path: `${path}.type`, message }]);
   }
   assertPricesFit(input.type, input.prices, path);
+  if (input.plan_id) throw planMissing(input.plan_id);
   const id = newId('prc');
   const item: PriceConfigurationItem = {
     ...priceConfigurationKey(ctx, id),

@@ -1,6 +1,7 @@
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { getItem } from '../../db/items';
+import { batchGet } from '../../db/pagination';
 import type { TransactItem } from '../../db/transactions';
 import { productArchived, productMissing } from './errors';
 import { productKey, type ProductItem } from './product';
@@ -26,3 +27,15 @@ export const productUsableCheck = (ctx: Ctx, productId: string): TransactItem =>
     ExpressionAttributeValues: { ':active': 'active', ':null': 'NULL' },
   },
 });
+
+/**
+ * Every product a restriction names (a coupon's `product_ids`) is a product of the workspace that is not deleted
+ * (archived ones count: a restriction uses no price): else 422 `product_not_found` naming the first that is not.
+ */
+export async function assertProductsExist(ctx: Ctx, productIds: readonly string[]): Promise<void> {
+  if (productIds.length === 0) return;
+  const found = await batchGet(productIds.map((id) => productKey(ctx, id)), true);
+  const live = new Set(found.filter((p) => !p.deleted_at).map((p) => p.id));
+  const missing = productIds.find((id) => !live.has(id));
+  if (missing !== undefined) throw productMissing(missing);
+}

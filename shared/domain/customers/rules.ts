@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context';
 import { getItem } from '../../db/items';
+import { priceBookExists } from '../catalog/price-books';
 import { methodSummary, paymentMethodKey, type PaymentMethodItem } from '../payment-methods/payment-method';
 import { RuleViolation } from '../../errors';
 import { findEntityItem } from '../invoicing-entities/read';
@@ -60,6 +61,7 @@ export function referenceChecks(ctx: Ctx, current: CustomerItem, next: CustomerI
     if (next.organisation_id === next.id) throw new RuleViolation('organisation_not_found', 'A customer cannot be its own organisation.');
     checks.push(organisationExists(ctx, next.organisation_id));
   }
+  if (next.price_book_id && next.price_book_id !== current.price_book_id) checks.push(priceBookExists(ctx, next.price_book_id));
   if (next.current_payment_method_id && next.current_payment_method_id !== current.current_payment_method_id) {
     checks.push(paymentMethodOfCustomer(ctx, next.id, next.current_payment_method_id));
   }

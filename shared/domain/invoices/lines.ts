@@ -94,6 +94,10 @@ const unitAmountOf = (amount: number, units: number): number => (units > 0 ? Num
 
 async function catalogLine(reads: CatalogReads, line: LineInput, index: number, currency: string): Promise<{ line: PricedLine; productId: string }> {
   const configuration = await configurationOf(reads, line, index, currency);
+  // A price named beside its configuration must be one of its prices (stored on the line, it is never taken as given).
+  if (line.price_id && !configuration.prices.some((p) => p.id === line.price_id)) {
+    throw new RuleViolation('price_not_found', `line_items.${index}: price configuration '${configuration.id}' has no price '${line.price_id}'.`);
+  }
   if (line.product_id && line.product_id !== configuration.product_id) throw problem(index, 'product_id', `is not the product of price configuration '${configuration.id}'`);
   if (configuration.status !== 'active') throw new RuleViolation('price_archived', `line_items.${index}: price configuration '${configuration.id}' is archived.`);
   if (configuration.currency !== currency) {

@@ -9,12 +9,12 @@ import { applyPromotionCodeCreate, assertPromotionCodeShape, type PromotionCodeC
 import {
   codeLookupItem, newPromotionCodeItem, PROMOTION_CODE, promotionCodeListFields, toPromotionCode, type PromotionCode,
 } from './promotion-code';
-import { couponUsable, customerExists } from './references';
+import { couponUsable, restrictionChecks } from './references';
 
 /**
  * Creates a promotion code in one transaction: the code, its uniqueness item (`attribute_not_exists`: of
  * concurrent creates of one code, in any case, exactly one wins and the others get 409 `promotion_code_exists`),
- * the list counter, and checks that the coupon is usable and the restricted customer exists.
+ * the list counter, and checks that the coupon is usable and the restricted customer and product exist.
  */
 export async function createPromotionCode(ctx: Ctx, input: PromotionCodeCreateInput, clientId: string | null): Promise<PromotionCode> {
   assertPromotionCodeShape(input);
@@ -23,7 +23,7 @@ export async function createPromotionCode(ctx: Ctx, input: PromotionCodeCreateIn
     const now = ctx.clock.now().toISOString();
     const item = applyPromotionCodeCreate(newPromotionCodeItem(ctx, id, now), input, clientId);
     item.lf = promotionCodeListFields(item);
-    const checks = [couponUsable(ctx, item.coupon_id, now), ...(item.customer_id ? [customerExists(ctx, item.customer_id)] : [])];
+    const checks = [couponUsable(ctx, item.coupon_id, now), ...restrictionChecks(ctx, item)];
     const items = [
       { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       { Put: { TableName: tableName(), Item: codeLookupItem(ctx, item), ConditionExpression: 'attribute_not_exists(pk)' } },

@@ -12,11 +12,12 @@ import { findPromotionCodeItem } from './read';
 import {
   codeLookupKey, PROMOTION_CODE, promotionCodeItemKey, promotionCodeListFields, toPromotionCode, type PromotionCode,
 } from './promotion-code';
-import { customerExists } from './references';
+import { restrictionChecks } from './references';
 
 /**
  * Partial update of the restrictions and availability (`null` clears). `max_redemptions` cannot go below
- * `current_redemptions` (422); a new `customer_id` must name a customer of the workspace (422).
+ * `current_redemptions` (422); a new `customer_id` or `product_id` must name one of the workspace (422), checked in
+ * the write's transaction.
  */
 export async function updatePromotionCode(ctx: Ctx, id: string, input: PromotionCodeUpdateInput): Promise<PromotionCode> {
   return retryOnRace(async () => {
@@ -27,18 +28,16 @@ export async function updatePromotionCode(ctx: Ctx, id: string, input: Promotion
       throw limitBelowRedemptions('promotion code', 'max_redemptions', next.max_redemptions, current.current_redemptions);
     }
     next.lf = promotionCodeListFields(next);
-    if (!next.customer_id || next.customer_id === current.customer_id) {
-      return toPromotionCode(await putIfUnchangedCounting(next, current._version, 'current_redemptions'));
-    }
+    const checks = restrictionChecks(ctx, next, current);
+    if (checks.length === 0) return toPromotionCode(await putIfUnchangedCounting(next, current._version, 'current_redemptions'));
     const written = { ...next, _version: current._version + 1 };
-    const check = customerExists(ctx, next.customer_id);
     try {
       await transactWrite([
         { Put: { TableName: tableName(), Item: written, ...unchangedCondition(current._version, 'current_redemptions', current.current_redemptions) } },
-        check.item,
+        ...checks.map((c) => c.item),
       ]);
     } catch (error) {
-      if (error instanceof ConditionFailed && error.index === 1) throw check.error(error.item);
+      if (error instanceof ConditionFailed && error.index >= 1) throw checks[error.index - 1]!.error(error.item);
       throw error;
     }
     return toPromotionCode(written);

@@ -57,6 +57,10 @@ export const withFileId = (file: QuoteFileInput): QuoteFile => ({ id: file.id ??
 /** The editable members of `patch` as stored (attachments given ids), without the members it omits. */
 export function editableChanges(patch: QuotePatch): Partial<QuoteEditable> {
   const { line_items: _lines, attachments, ...members } = patch;
+  // There are no quote templates yet: an id would name nothing the workspace has (like plan_id, bank_account_id).
+  if (members.template_id) {
+    throw new RuleViolation('template_not_found', `No quote template with id '${members.template_id}': this service has no quote templates yet, so template_id takes null only.`);
+  }
   const given = Object.fromEntries(Object.entries(members).filter(([, v]) => v !== undefined)) as Partial<QuoteEditable>;
   return { ...given, ...(attachments && { attachments: attachments.map(withFileId) }) };
 }
