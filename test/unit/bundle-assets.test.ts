@@ -34,5 +34,4 @@ describe('assets beside the bundle (the translation catalogs)', () => {
     const font = (JSON.parse(readFileSync(join(outdir, 'generated', 'roboto.json'), 'utf8')) as { regular: { deflated: string } }).regular.deflated;
     expect(readFileSync(join(outdir, 'index.mjs'), 'utf8')).not.toContain(font.slice(0, 64));
   });
-
 });
