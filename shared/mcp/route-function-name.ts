@@ -21,6 +21,7 @@ export function routeFunctionPrefix(stackName: string): string {
  * same name from the prefix alone (shared/mcp/route-invoker.ts): a lookup that costs no environment per route.
  */
 export function routeFunctionName(prefix: string, routeId: string): string {
+  if (!/^[A-Za-z0-9-]+$/.test(prefix) || !/^[A-Za-z0-9_-]+$/.test(routeId)) throw new Error(`routeFunctionName: ${prefix}-${routeId} is not a Lambda function name`);
   const name = `${prefix}-${routeId}`;
   return name.length <= maxFunctionName ? name : `${name.slice(0, maxFunctionName - 9)}-${shortHash(name, 8)}`;
 }
