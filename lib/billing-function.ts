@@ -60,7 +60,7 @@ export class BillingFunction extends Construct {
     this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(this.role);
     this.fn = new LambdaFunction(this, 'Function', {
-      code: FunctionBundles.of(this, projectRoot).code(entry),
+      code: FunctionBundles.of(this, projectRoot).code(this, entry),
       handler: 'index.handler',
       functionName: props.functionName,
       runtime: functionRuntime,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AssetHashType, DockerImage } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Stack } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { buildSync, version as esbuildVersion } from 'esbuild';
 import type { IConstruct } from 'constructs';
@@ -14,9 +14,16 @@ export const bundleCacheRoot = (projectRoot: string): string => process.env.BILL
 const keptSets = 3;
 const manifestFile = 'inputs.json';
 
+export interface Bundle {
+  /** The folder holding the entry's index.mjs and the assets beside it. */
+  folder: string;
+  /** A hash of the folder's contents: the function's asset hash. */
+  hash: string;
+}
+
 export interface BuiltBundles {
-  /** Entry (relative to the project root) → the folder holding its index.mjs and the assets beside it. */
-  folders: ReadonlyMap<string, string>;
+  /** Entry (relative to the project root) → its bundle. */
+  bundles: ReadonlyMap<string, Bundle>;
   /** False when the cache already held these entries built from the same inputs. */
   rebuilt: boolean;
 }
@@ -55,12 +62,12 @@ export function bundleEntries({ projectRoot, entries, cacheRoot }: { projectRoot
     lockfile: existsSync(lockfile) ? sha256(readFileSync(lockfile)) : null,
   })).slice(0, 20);
   const dir = join(cacheRoot, key);
-  const folders = new Map(sorted.map((entry) => [entry, join(dir, names.get(entry)!)]));
+  const bundlesOf = (hashes: Record<string, string>) => new Map(sorted.map((entry) => [entry, { folder: join(dir, names.get(entry)!), hash: hashes[entry]! }]));
 
   const manifestPath = join(dir, manifestFile);
   if (existsSync(manifestPath)) {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { files: string[]; hash: string };
-    if (hashFiles(projectRoot, manifest.files) === manifest.hash) return { folders, rebuilt: false };
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { files: string[]; hash: string; bundles: Record<string, string> };
+    if (hashFiles(projectRoot, manifest.files) === manifest.hash) return { bundles: bundlesOf(manifest.bundles), rebuilt: false };
   }
 
   const building = `${dir}.building-${process.pid}`;
@@ -76,12 +83,16 @@ export function bundleEntries({ projectRoot, entries, cacheRoot }: { projectRoot
   });
   for (const name of names.values()) copyBundleAssets(projectRoot, join(building, name));
   // Metafile inputs are relative to absWorkingDir; those in a namespace (`<define:…>`) are no files.
-  const files = [...Object.keys(metafile.inputs).filter((input) => !input.includes(':')), ...assetFiles(projectRoot), 'package-lock.json'].sort();
-  writeFileSync(join(building, manifestFile), JSON.stringify({ files, hash: hashFiles(projectRoot, files) }));
+  const assets = assetFiles(projectRoot);
+  const files = [...Object.keys(metafile.inputs).filter((input) => !input.includes(':')), ...assets, 'package-lock.json'].sort();
+  // A bundle's folder is its index.mjs and the assets (the same in every folder).
+  const assetsHash = hashFiles(projectRoot, assets);
+  const hashes = Object.fromEntries(sorted.map((entry) => [entry, sha256(`${sha256(readFileSync(join(building, names.get(entry)!, 'index.mjs')))}\n${assetsHash}`)]));
+  writeFileSync(join(building, manifestFile), JSON.stringify({ files, hash: hashFiles(projectRoot, files), bundles: hashes }));
   rmSync(dir, { recursive: true, force: true });
   renameSync(building, dir);
   pruneCache(cacheRoot, key);
-  return { folders, rebuilt: true };
+  return { bundles: bundlesOf(hashes), rebuilt: true };
 }
 
 /** Removes all but the `keptSets` most recently built sets (and any half-built one left by a killed run). */
@@ -97,16 +108,23 @@ function pruneCache(cacheRoot: string, current: string): void {
 
 const perApp = new WeakMap<IConstruct, FunctionBundles>();
 
+/** The stack that CDK's bundling selection names: a nested stack's top-level parent. */
+const topLevelStack = (scope: IConstruct): Stack => {
+  let stack = Stack.of(scope);
+  while (stack.nestedStackParent) stack = stack.nestedStackParent;
+  return stack;
+};
+
 /**
  * The bundles of one CDK app: the stack declares every function's entry first (BillingStack), and the first
- * function whose stack is bundled builds them all at once (bundleEntries). When CDK skips bundling (context
+ * function to need its code builds them all at once (bundleEntries). When CDK skips bundling (context
  * `aws:cdk:bundling-stacks: []`, as the infra tests set), nothing is built: CDK stands a placeholder in for the code.
  */
 export class FunctionBundles {
   /** How many esbuild builds this app ran (0 when the cache held the set): one, whatever the number of functions. */
   builds = 0;
   private readonly entries = new Set<string>();
-  private built?: ReadonlyMap<string, string>;
+  private built?: ReadonlyMap<string, Bundle>;
 
   private constructor(private readonly projectRoot: string) {}
 
@@ -124,20 +142,30 @@ export class FunctionBundles {
   }
 
   /**
-   * A function's code: its folder of the one build. An entry nobody declared still works, at the price of a second
-   * build of the whole set (declare it beside the others in BillingStack).
+   * A function's code: its folder of the one build, as an asset named by its contents (an unchanged bundle is not
+   * copied again). Whether to bundle is the top-level stack's choice: CDK asks each nested stack by its own path,
+   * which `cdk deploy --exclusively BillingApi` does not match, and would ship the project folder as the code.
+   * An entry nobody declared still works, at the price of a second build of the whole set (declare it beside the
+   * others in BillingStack).
    */
-  code(entry: string): Code {
+  code(scope: IConstruct, entry: string): Code {
+    if (!topLevelStack(scope).bundlingRequired) return this.placeholder(entry);
+    const { folder, hash } = this.bundleOf(entry);
+    return Code.fromAsset(folder, { assetHash: hash, assetHashType: AssetHashType.CUSTOM });
+  }
+
+  /** What CDK puts in place of code it does not bundle: its skipped bundling, which never runs the command. */
+  private placeholder(entry: string): Code {
     return Code.fromAsset(this.projectRoot, {
       assetHashType: AssetHashType.OUTPUT,
       bundling: {
-        // Never pulled: the local bundling below always succeeds or throws.
         image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
-        // The entry in the options keeps CDK's in-process asset cache from handing one function's bundle to another.
+        // The entry keeps CDK's in-process asset cache from giving every placeholder the same hash.
         command: ['bundle', entry],
         local: {
+          // Reached only if CDK bundles a nested stack whose parent it skips (a pattern naming the nested stack).
           tryBundle: (outputDir: string) => {
-            cpSync(this.folderOf(entry), outputDir, { recursive: true });
+            cpSync(this.bundleOf(entry).folder, outputDir, { recursive: true });
             return true;
           },
         },
@@ -145,17 +173,17 @@ export class FunctionBundles {
     });
   }
 
-  private folderOf(entry: string): string {
+  private bundleOf(entry: string): Bundle {
     if (!this.built?.has(entry)) {
       this.entries.add(entry);
       const started = performance.now();
       const cacheRoot = bundleCacheRoot(this.projectRoot);
-      const { folders, rebuilt } = bundleEntries({ projectRoot: this.projectRoot, entries: this.entries, cacheRoot });
+      const { bundles, rebuilt } = bundleEntries({ projectRoot: this.projectRoot, entries: this.entries, cacheRoot });
       if (rebuilt) this.builds += 1;
-      this.built = folders;
-      // One line for the whole set, beside CDK's line per function (the benchmark reads it).
+      this.built = bundles;
+      // One line for the whole set (the benchmark reads it).
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      process.stderr.write(`Function bundles: ${folders.size} functions ${rebuilt ? `built in one esbuild build in ${seconds} s` : `taken from the cache in ${seconds} s`} (${cacheRoot})\n`);
+      process.stderr.write(`Function bundles: ${bundles.size} functions ${rebuilt ? `built in one esbuild build in ${seconds} s` : `taken from the cache in ${seconds} s`} (${cacheRoot})\n`);
     }
     return this.built.get(entry)!;
   }

@@ -11,6 +11,8 @@ export interface SynthRun {
   seconds: number;
   /** What lib/function-bundles.ts reported: the esbuild build's line, or the cache's. */
   bundling: string;
+  /** How many times it reported: once per synth, or a function was bundled outside the one build. */
+  bundlingLines: number;
 }
 
 export interface SynthResults {
@@ -33,8 +35,9 @@ function synthOnce(projectRoot: string, outdir: string, cache: string): Promise<
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`npx cdk synth exited ${code}:\n${stderr.slice(-4000)}`));
-      const bundling = stderr.split('\n').find((line) => line.startsWith('Function bundles:')) ?? 'no bundling line (was bundling skipped?)';
-      resolve({ seconds: (performance.now() - started) / 1000, bundling: bundling.replace('Function bundles: ', '') });
+      const lines = stderr.split('\n').filter((line) => line.startsWith('Function bundles: '));
+      const bundling = lines.map((line) => line.slice('Function bundles: '.length)).join('; ') || 'no bundling line (was bundling skipped?)';
+      resolve({ seconds: (performance.now() - started) / 1000, bundling, bundlingLines: lines.length });
     });
   });
 }
@@ -57,9 +60,9 @@ export async function measureSynth(projectRoot: string): Promise<SynthResults> {
 
 export function synthTargets(s: SynthResults): TargetCheck[] {
   return [{
-    target: `\`npx cdk synth\` from a fresh checkout (no bundle cache) ≤ ${SYNTH_LIMIT_SECONDS} s`,
+    target: `\`npx cdk synth\` from a fresh checkout (no bundle cache) ≤ ${SYNTH_LIMIT_SECONDS} s, one esbuild build for every function`,
     measured: `${s.cold.seconds.toFixed(1)} s cold (${s.cold.bundling}); ${s.warm.seconds.toFixed(1)} s warm (${s.warm.bundling})`,
-    pass: s.cold.seconds <= SYNTH_LIMIT_SECONDS,
+    pass: s.cold.seconds <= SYNTH_LIMIT_SECONDS && s.cold.bundlingLines === 1 && s.cold.bundling.includes('one esbuild build'),
   }];
 }
 

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { App, AssetStaging, Stack } from 'aws-cdk-lib';
+import { App, AssetStaging, NestedStack, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BillingFunction } from '../../lib/billing-function';
 import { bundleEntries, FunctionBundles } from '../../lib/function-bundles';
@@ -44,9 +45,9 @@ const runHandler = (folder: string): string => {
 
 describe('bundleEntries: every entry in one build, cached by content', () => {
   test('each entry gets a folder with its index.mjs and the assets beside it, which runs', () => {
-    const { folders, rebuilt } = bundleEntries({ projectRoot, entries: entries(), cacheRoot });
+    const { bundles, rebuilt } = bundleEntries({ projectRoot, entries: entries(), cacheRoot });
     expect(rebuilt).toBe(true);
-    const [a, b] = entries().map((entry) => folders.get(entry)!);
+    const [a, b] = entries().map((entry) => bundles.get(entry)!.folder);
     expect(readdirSync(a!).sort()).toEqual(['generated', 'index.mjs', 'messages']);
     expect(runHandler(a!)).toBe(`${catalog('de')['doc.amount_due']} first`);
     expect(runHandler(b!)).toBe('FIRST');
@@ -55,9 +56,9 @@ describe('bundleEntries: every entry in one build, cached by content', () => {
   test('unchanged inputs: the cached set, not a new build; a changed input: built again', () => {
     expect(bundleEntries({ projectRoot, entries: entries(), cacheRoot }).rebuilt).toBe(false);
     writeFileSync(join(sources, 'dep.ts'), "export const word = 'second';\n");
-    const { folders, rebuilt } = bundleEntries({ projectRoot, entries: entries(), cacheRoot });
+    const { bundles, rebuilt } = bundleEntries({ projectRoot, entries: entries(), cacheRoot });
     expect(rebuilt).toBe(true);
-    expect(runHandler(folders.get(entries()[1]!)!)).toBe('SECOND');
+    expect(runHandler(bundles.get(entries()[1]!)!.folder)).toBe('SECOND');
     expect(bundleEntries({ projectRoot, entries: entries(), cacheRoot }).rebuilt).toBe(false);
   });
 });
@@ -68,8 +69,10 @@ describe('FunctionBundles: what the stack uses', () => {
     AssetStaging.clearAssetHashCache();
     const app = new App({ outdir, context });
     const stack = new Stack(app, 'Bundled');
+    // As the route functions are: in a nested stack.
+    const nested = new NestedStack(stack, 'Routes');
     FunctionBundles.of(stack, projectRoot).declare(entries());
-    const functions = entries().map((entry, i) => new BillingFunction(stack, `F${i}`, {
+    const functions = entries().map((entry, i) => new BillingFunction(i === 0 ? stack : nested, `F${i}`, {
       entry, projectRoot, description: entry, tag: ['test', entry], operations: { logRetention: RetentionDays.ONE_DAY },
     }));
     return { app, stack, functions, bundles: FunctionBundles.of(stack, projectRoot) };
@@ -85,14 +88,19 @@ describe('FunctionBundles: what the stack uses', () => {
   });
 
   test('one esbuild build for all the functions; each function\'s asset is its own bundle on Node 22, arm64, index.handler', () => {
-    const { app, stack, functions, bundles } = synth();
+    const { functions, bundles } = synth();
     expect(bundles.builds).toBe(1);
-    const assembly = app.synth();
-    const template = assembly.getStackByName(stack.stackName).template as { Resources: Record<string, { Type: string; Properties: Record<string, any> }> };
-    const lambdas = Object.values(template.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');
-    expect(lambdas.map((l) => [l.Properties.Handler, l.Properties.Runtime, l.Properties.Architectures])).toEqual(
-      functions.map(() => ['index.handler', 'nodejs22.x', ['arm64']]),
-    );
+    for (const f of functions) {
+      Template.fromStack(Stack.of(f)).hasResourceProperties('AWS::Lambda::Function', { Handler: 'index.handler', Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+    }
+    const assetFolders = functions.map((f) => f.fn.node.findAll().find((c): c is AssetStaging => c instanceof AssetStaging)!.absoluteStagedPath);
+    expect(assetFolders.map(runHandler)).toEqual([`${catalog('de')['doc.amount_due']} third`, 'THIRD']);
+  });
+
+  test('`cdk deploy --exclusively Bundled` (a pattern naming only the top-level stack) still bundles its nested stack\'s functions', () => {
+    const { app, functions, bundles } = synth({ 'aws:cdk:bundling-stacks': ['Bundled'] });
+    app.synth();
+    expect(bundles.builds).toBe(1);
     const assetFolders = functions.map((f) => f.fn.node.findAll().find((c): c is AssetStaging => c instanceof AssetStaging)!.absoluteStagedPath);
     expect(assetFolders.map(runHandler)).toEqual([`${catalog('de')['doc.amount_due']} third`, 'THIRD']);
   });
