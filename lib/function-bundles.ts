@@ -13,6 +13,8 @@ export const bundleCacheRoot = (projectRoot: string): string => process.env.BILL
 /** Bundle sets kept in the cache: the current one and a few before it (switching branches back and forth). */
 const keptSets = 3;
 const manifestFile = 'inputs.json';
+/** A half-built set older than this was left by a killed run (a younger one may be another synth's, in progress). */
+const abandonedAfterMs = 15 * 60_000;
 
 export interface Bundle {
   /** The folder holding the entry's index.mjs and the assets beside it. */
@@ -72,6 +74,8 @@ export function bundleEntries({ projectRoot, entries, cacheRoot }: { projectRoot
 
   const building = `${dir}.building-${process.pid}`;
   rmSync(building, { recursive: true, force: true });
+  // Sub-millisecond, as file times are: a file written just before the build is not taken for one written during it.
+  const startedAt = performance.timeOrigin + performance.now();
   const { metafile } = buildSync({
     ...lambdaEsbuildOptions,
     entryPoints: sorted.map((entry) => ({ in: join(projectRoot, entry), out: `${names.get(entry)}/index` })),
@@ -84,26 +88,25 @@ export function bundleEntries({ projectRoot, entries, cacheRoot }: { projectRoot
   for (const name of names.values()) copyBundleAssets(projectRoot, join(building, name));
   // Metafile inputs are relative to absWorkingDir; those in a namespace (`<define:…>`) are no files.
   const assets = assetFiles(projectRoot);
-  const files = [...Object.keys(metafile.inputs).filter((input) => !input.includes(':')), ...assets, 'package-lock.json'].sort();
+  const files = [...Object.keys(metafile.inputs).filter((input) => !input.includes(':')), ...assets].sort();
+  // A file saved while esbuild ran may differ from what it read: then this set is used once and never again.
+  const changedMeanwhile = files.some((file) => existsSync(join(projectRoot, file)) && statSync(join(projectRoot, file)).mtimeMs > startedAt);
   // A bundle's folder is its index.mjs and the assets (the same in every folder).
   const assetsHash = hashFiles(projectRoot, assets);
   const hashes = Object.fromEntries(sorted.map((entry) => [entry, sha256(`${sha256(readFileSync(join(building, names.get(entry)!, 'index.mjs')))}\n${assetsHash}`)]));
-  writeFileSync(join(building, manifestFile), JSON.stringify({ files, hash: hashFiles(projectRoot, files), bundles: hashes }));
+  writeFileSync(join(building, manifestFile), JSON.stringify({ files, hash: changedMeanwhile ? 'changed while building' : hashFiles(projectRoot, files), bundles: hashes }));
   rmSync(dir, { recursive: true, force: true });
   renameSync(building, dir);
   pruneCache(cacheRoot, key);
   return { bundles: bundlesOf(hashes), rebuilt: true };
 }
 
-/** Removes all but the `keptSets` most recently built sets (and any half-built one left by a killed run). */
+/** Removes all but the `keptSets` most recently built sets, and half-built ones a killed run left. */
 function pruneCache(cacheRoot: string, current: string): void {
-  const sets = readdirSync(cacheRoot)
-    .filter((name) => name !== current)
-    .map((name) => ({ name, built: statSync(join(cacheRoot, name)).mtimeMs }))
-    .sort((a, b) => b.built - a.built);
-  for (const set of sets.filter((s, i) => s.name.includes('.building-') || i >= keptSets - 1)) {
-    if (!set.name.endsWith(`.building-${process.pid}`)) rmSync(join(cacheRoot, set.name), { recursive: true, force: true });
-  }
+  const all = readdirSync(cacheRoot).filter((name) => name !== current).map((name) => ({ name, built: statSync(join(cacheRoot, name)).mtimeMs }));
+  const abandoned = all.filter((set) => set.name.includes('.building-') && Date.now() - set.built > abandonedAfterMs);
+  const older = all.filter((set) => !set.name.includes('.building-')).sort((a, b) => b.built - a.built).slice(keptSets - 1);
+  for (const set of [...abandoned, ...older]) rmSync(join(cacheRoot, set.name), { recursive: true, force: true });
 }
 
 const perApp = new WeakMap<IConstruct, FunctionBundles>();
