@@ -17,7 +17,7 @@ const rolePolicyLimit = 10_240;
 
 type Json = Record<string, any>;
 
-/** Every optional part on: upstream OIDC sign-in, an external issuer, a customer key, an alarm topic, a long stack name. */
+/** Every optional part on: upstream OIDC sign-in, an external issuer, a customer key, an alarm topic and address, a long stack name. */
 const everything = {
   'aws:cdk:bundling-stacks': [],
   jwtIssuer: 'https://login.example-identity-provider.com/realms/billing-production/',
@@ -26,6 +26,7 @@ const everything = {
   oauthUpstreamIssuer: 'https://login.example-identity-provider.com/realms/billing-production',
   oauthUpstreamClientId: 'billing-api-production-sign-in',
   oauthWorkspaceClaim: 'https://billing.example.com/claims/workspaces',
+  alarmEmail: 'billing-operations-alerts@example-company-with-a-long-name.com',
   publicApiUrl: 'https://api.billing.example-company-with-a-long-name.com',
   publicPagesUrl: 'https://pay.billing.example-company-with-a-long-name.com/pages',
 };
