@@ -1,13 +1,11 @@
-import path from 'node:path';
 import { Duration, Tags, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { lambdaBundling } from './bundling';
+import { FunctionBundles } from './function-bundles';
 import { bindPages, type PagesSettings } from './hosted-pages';
 import { grantTableAccess, type TableAccess } from './table-access';
 
@@ -29,6 +27,8 @@ export interface BillingFunctionProps {
   /** Directory that `entry` is relative to (the one holding package.json). */
   projectRoot: string;
   description: string;
+  /** Default: one CloudFormation generates. A route function's is set (lib/route-function.ts). */
+  functionName?: string;
   /** Default 10 s: an HTTP route answers well within API Gateway's 30 s. */
   timeout?: Duration;
   /** Default 512 MB. */
@@ -43,11 +43,12 @@ export const functionRuntime = Runtime.NODEJS_22_X;
 
 /**
  * One of the stack's Lambdas, with the conventions every one of them shares: Node 22 on arm64, the ESM bundling
- * of lib/bundling.ts, X-Ray active tracing, its own log group (retention and key from `operations`) that its own
- * role may write to and no other, a tag naming it, and (via bindTable) its table access.
+ * of lib/bundling.ts (every function's in one esbuild build, lib/function-bundles.ts), X-Ray active tracing, its own
+ * log group (retention and key from `operations`) that its own role may write to and no other, a tag naming it, and
+ * (via bindTable) its table access.
  */
 export class BillingFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
   readonly role: Role;
 
   constructor(scope: Construct, id: string, props: BillingFunctionProps) {
@@ -58,16 +59,14 @@ export class BillingFunction extends Construct {
     // Its own role instead of the default one, whose AWSLambdaBasicExecutionRole lets it write to any log group.
     this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(this.role);
-    this.fn = new NodejsFunction(this, 'Function', {
-      entry: path.join(projectRoot, entry),
-      handler: 'handler',
-      projectRoot,
-      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+    this.fn = new LambdaFunction(this, 'Function', {
+      code: FunctionBundles.of(this, projectRoot).code(this, entry),
+      handler: 'index.handler',
+      functionName: props.functionName,
       runtime: functionRuntime,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
-      bundling: lambdaBundling,
       logGroup,
       role: this.role,
       tracing: Tracing.ACTIVE,

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -10,10 +10,13 @@ import type { Construct } from 'constructs';
 import { routes as routeTable, type RouteDefinition } from '../functions/routes';
 import { tableDefinition } from '../shared/db/table-definition';
 import type { FunctionOperations } from './billing-function';
-import { EventPipeline } from './event-pipeline';
+import { deliveryConsumer, EventPipeline, streamHandler } from './event-pipeline';
+import { FunctionBundles } from './function-bundles';
 import { HostedPages } from './hosted-pages';
-import { Identity, type ExternalIssuer } from './identity';
+import { authorizerHandler, Identity, type ExternalIssuer } from './identity';
 import { tools as mcpTools } from '../shared/mcp/catalog';
+import { routeFunctionName, routeFunctionPrefix } from '../shared/mcp/route-function-name';
+import { routeFunctionPrefixEnv } from '../shared/mcp/route-invoker';
 
 /** The MCP endpoint's route (functions/mcp/routes.ts). */
 const mcpRouteId = 'mcp';
@@ -22,7 +25,7 @@ import { alarmEmailAddress, Monitoring, type FunctionGroup } from './monitoring'
 import { OAuthSignIn, resolveUpstreamOidc, type UpstreamOidcProps } from './oauth-sign-in';
 import { resolveRateLimits, throttleStage, type RateLimitProps } from './rate-limits';
 import { groupRoutes, RoutesStack } from './routes-stack';
-import { Scheduler } from './scheduler';
+import { dueWorker, Scheduler, scheduledHandler } from './scheduler';
 import { resolveWorkerConcurrency, type WorkerConcurrency } from './worker-concurrency';
 
 /** The project root: handler paths in the route table are relative to it. */
@@ -72,6 +75,10 @@ export class BillingStack extends Stack {
     }: BillingStackProps = {},
   ) {
     super(scope, id, props);
+    // Every function's entry, so that the first bundled function builds them all in one esbuild run.
+    FunctionBundles.of(this, projectRoot).declare([
+      ...routes.map((route) => route.handler), streamHandler.entry, deliveryConsumer.entry, scheduledHandler.entry, dueWorker.entry, authorizerHandler.entry,
+    ]);
     const rateLimits = resolveRateLimits(this.node, rateLimitProps);
     const concurrency = resolveWorkerConcurrency(this.node, concurrencyProps);
     // Checked before anything is built: a typo fails the synth at once.
@@ -185,21 +192,26 @@ export class BillingStack extends Stack {
 
   /**
    * The MCP function runs each tool's route in that route's own function (shared/mcp/route-invoker.ts): it may invoke
-   * those functions and no other, and learns their ARNs from ROUTE_FUNCTIONS.
+   * those functions and no other. It finds them by name: every route function is named from the stack's name and its
+   * route id (shared/mcp/route-function-name.ts), so its environment holds one prefix, not 40 ARNs (which resolve to
+   * ~5.5 KB, past Lambda's 4 KB for a function's whole environment). Names rather than an SSM parameter or a table
+   * item: nothing to read at cold start, nothing that can drift from the functions. The policy lists the exact ARNs
+   * (about 5 KB at worst, within IAM's 10,240 characters per role; test/infra/resolved-sizes.test.ts checks both).
    */
   private wireMcpTools(): void {
     const functionOf = (routeId: string) => this.routeStacks.map((stack) => stack.functions.get(routeId)).find(Boolean);
     const mcp = functionOf(mcpRouteId);
     if (!mcp) return;
-    const targets: Record<string, string> = {};
+    const prefix = routeFunctionPrefix(this.stackName);
+    const targets = new Set<string>();
     for (const tool of mcpTools) {
-      const target = functionOf(tool.route);
-      if (!target) throw new Error(`BillingStack: the MCP tool ${tool.name} names the route ${tool.route}, which is not in the table`);
-      targets[tool.route] = target.fn.functionArn;
+      if (!functionOf(tool.route)) throw new Error(`BillingStack: the MCP tool ${tool.name} names the route ${tool.route}, which is not in the table`);
+      targets.add(routeFunctionName(prefix, tool.route));
     }
     // The functions themselves, not their versions (`:*`, which grantInvoke adds): the tools call $LATEST.
-    mcp.fn.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...new Set(Object.values(targets))] }));
-    mcp.fn.addEnvironment('ROUTE_FUNCTIONS', this.toJsonString(targets));
+    const arnOf = (name: string) => Stack.of(mcp.fn).formatArn({ service: 'lambda', resource: 'function', resourceName: name, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    mcp.fn.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...targets].map(arnOf) }));
+    mcp.fn.addEnvironment(routeFunctionPrefixEnv, prefix);
   }
 
   private optionalContext(key: string): string | undefined {

@@ -2,7 +2,6 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
-import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 
 /**
  * An ESM bundle that includes the AWS SDK still contains CommonJS code calling `require`,
@@ -14,8 +13,8 @@ export const createRequireBanner = "import { createRequire } from 'module'; cons
 const fontkitStub = fileURLToPath(new URL('./stubs/fontkit.mjs', import.meta.url));
 
 /**
- * How every Lambda is bundled, for callers of esbuild.build (the benchmark). `lambdaBundling` below is the same
- * thing for NodejsFunction, so the measured bundles are the deployed ones.
+ * How every Lambda is bundled: the stack's one build of all functions (lib/function-bundles.ts) and the benchmark's
+ * bundles use these same options, so the measured bundles are the deployed ones.
  */
 export const lambdaEsbuildOptions = {
   bundle: true,
@@ -45,25 +44,7 @@ export const bundleAssets = [
   { from: 'shared/domain/invoices/pdf/generated', to: 'generated' },
 ] as const;
 
-/** Copies `bundleAssets` from the project into a bundle's folder (the benchmark's bundles; CDK's use the hook below). */
+/** Copies `bundleAssets` from the project into a bundle's folder. */
 export function copyBundleAssets(projectRoot: string, outdir: string): void {
   for (const asset of bundleAssets) cpSync(join(projectRoot, asset.from), join(outdir, asset.to), { recursive: true });
 }
-
-/** The same settings as CDK bundling options (NodejsFunction writes index.mjs for ESM by itself). */
-export const lambdaBundling: BundlingOptions = {
-  format: OutputFormat.ESM,
-  minify: lambdaEsbuildOptions.minify,
-  sourceMap: lambdaEsbuildOptions.sourcemap,
-  target: lambdaEsbuildOptions.target,
-  mainFields: [...lambdaEsbuildOptions.mainFields],
-  banner: lambdaEsbuildOptions.banner.js,
-  // An explicit empty list overrides CDK's default of marking @aws-sdk/* external.
-  externalModules: [],
-  esbuildArgs: { '--alias:fontkit': fontkitStub },
-  commandHooks: {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (inputDir: string, outputDir: string) => bundleAssets.map((a) => `cp -R "${join(inputDir, a.from)}" "${join(outputDir, a.to)}"`),
-  },
-};

@@ -1,10 +1,11 @@
-import { NestedStack, Validations } from 'aws-cdk-lib';
+import { NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpNoneAuthorizer, HttpRoute, HttpRouteKey, type IHttpApi, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/routes';
 import type { RateLimitSettings } from '../shared/http/rate-limit-settings';
+import { routeFunctionPrefix } from '../shared/mcp/route-function-name';
 import type { FunctionOperations } from './billing-function';
 import type { EventPipeline } from './event-pipeline';
 import { routesUsingSigningKey, type Identity } from './identity';
@@ -110,8 +111,10 @@ export class RoutesStack extends NestedStack {
     super(scope, id, { description: `Billing API routes: ${id}` });
     const { api, authorizer, table, events, projectRoot, operations } = props;
     this.routes = props.routes;
+    // From the parent's name, a literal (a nested stack's own name is known only at deploy time).
+    const namePrefix = routeFunctionPrefix(Stack.of(scope).stackName);
     for (const route of props.routes) {
-      const routeFunction = new RouteFunction(this, route.id, { route, projectRoot, operations });
+      const routeFunction = new RouteFunction(this, route.id, { route, projectRoot, operations, namePrefix });
       this.functions.set(route.id, routeFunction);
       // From the method and the indexes the route declares: GET handlers only read (DESIGN.md §7).
       routeFunction.bindTable(table, routeTableAccess(route));

@@ -4,25 +4,28 @@ import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import type { RouteDefinition } from '../../functions/route-definition';
 import type { AuthorizedEvent } from '../http/request-context';
+import { routeFunctionName } from './route-function-name';
 
 /** Runs a route's handler with an event built for it: the route's own Lambda on AWS, its module locally. */
 export type RouteInvoker = (route: RouteDefinition, event: AuthorizedEvent, context: Context) => Promise<APIGatewayProxyResultV2>;
 
+/** Set by the stack on the MCP function: the prefix its route functions' names share (shared/mcp/route-function-name.ts). */
+export const routeFunctionPrefixEnv = 'ROUTE_FUNCTION_PREFIX';
+
 /**
- * On AWS (ROUTE_FUNCTIONS: route id → function ARN, set by the stack) a tool call invokes the route's own function,
- * with its own least-privilege role, and the MCP function carries no route code. Locally the route's module runs
- * in this process, as the local server runs it.
+ * On AWS (ROUTE_FUNCTION_PREFIX set by the stack) a tool call invokes the route's own function, named from the
+ * prefix and the route id, with its own least-privilege role, and the MCP function carries no route code. Locally
+ * the route's module runs in this process, as the local server runs it.
  */
 export function routeInvoker(): RouteInvoker {
-  const functions = process.env.ROUTE_FUNCTIONS;
-  return functions ? lambdaInvoker(JSON.parse(functions) as Record<string, string>) : inProcessInvoker();
+  const prefix = process.env[routeFunctionPrefixEnv];
+  return prefix ? lambdaInvoker(prefix) : inProcessInvoker();
 }
 
-function lambdaInvoker(functions: Record<string, string>): RouteInvoker {
+function lambdaInvoker(prefix: string): RouteInvoker {
   let client: LambdaClient | undefined;
   return async (route, event) => {
-    const functionName = functions[route.id];
-    if (!functionName) throw new Error(`no function for route ${route.id}`);
+    const functionName = routeFunctionName(prefix, route.id);
     // Loaded on the first tool call, not at cold start (a tools/list never needs it).
     const { InvokeCommand, LambdaClient: Client } = await import('@aws-sdk/client-lambda');
     client ??= new Client({});

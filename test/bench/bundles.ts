@@ -20,7 +20,7 @@ export interface BundleResult extends BundleTarget {
   medianImportMs: number;
 }
 
-/** Bundles one entry exactly as the CDK stack does, into `outRoot/<name>/index.mjs` (NodejsFunction's layout), its assets beside it. */
+/** Bundles one entry with the stack's options (lib/bundling.ts) into `outRoot/<name>/index.mjs`, its assets beside it, as each function's folder is. */
 async function bundle(target: BundleTarget, projectRoot: string, outRoot: string): Promise<string> {
   const outdir = join(outRoot, target.name);
   await build({ ...lambdaEsbuildOptions, entryPoints: [{ in: join(projectRoot, target.entry), out: 'index' }], outdir, write: true, logLevel: 'warning' });

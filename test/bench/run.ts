@@ -3,7 +3,7 @@
  * TransactWriteItems and its full sequence, invoice creation (10 and 100 lines) and validation beside theirs, the
  * a billing day (10,000 renewals due at once with 1, 4 and 16 workers, beside floors), webhook
  * message listing as the log grows, the time from a change to its listed message, a product's price configurations listed as they grow (and
- * what skipping costs), how long a revoked API key keeps working, bundle sizes and import times, in one run against one
+ * what skipping costs), how long a revoked API key keeps working, bundle sizes and import times, the time `npx cdk synth` takes, in one run against one
  * in-memory DynamoDB Local. Writes docs/benchmarks.md. A measurement, not a test: it exits
  * 0 when a target fails, and says FAIL.
  *
@@ -32,6 +32,7 @@ import { credentialReport, credentialTargets } from './credential-report';
 import { mcpReport, mcpTargets } from './mcp-report';
 import { revocationReport, revocationTargets } from './revocation-report';
 import { USAGE_BENCH } from './usage-settings';
+import { measureSynth, synthReport, synthTargets } from './synth';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // The handlers run in this process: their request log lines (one per request, tens of thousands here) would bury the
@@ -90,7 +91,7 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'revocation', 'mcp', 'billing'] as const;
+const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'revocation', 'mcp', 'billing', 'synth'] as const;
 type Part = (typeof PARTS)[number];
 
 const usage = `usage: npm run bench [-- --only ${PARTS.join(',')}]
@@ -141,6 +142,12 @@ async function freshDynamo(): Promise<void> {
 async function partial(parts: Set<Part>): Promise<void> {
   const checks: TargetCheck[] = [];
   const sections: string[] = [];
+  if (parts.has('synth')) {
+    console.error('Timing `npx cdk synth`, cold (empty bundle cache) then warm…');
+    const synth = await measureSynth(projectRoot);
+    checks.push(...synthTargets(synth));
+    sections.push(synthReport(synth));
+  }
   if (parts.has('bundles')) {
     const { baseline, functions } = await measureAllBundles();
     checks.push(...bundleChecks(functions, baseline));
@@ -219,7 +226,9 @@ async function partial(parts: Set<Part>): Promise<void> {
 async function main(): Promise<void> {
   const started = performance.now();
 
-  // Bundles first, before Java runs: import times are taken on an otherwise idle machine.
+  // Synthesis and bundles first, before Java runs: on an otherwise idle machine.
+  console.error('Timing `npx cdk synth`, cold (empty bundle cache) then warm…');
+  const synth = await measureSynth(projectRoot);
   const { baseline, functions } = await measureAllBundles();
 
   console.error('Starting DynamoDB Local (in memory)…');
@@ -275,7 +284,7 @@ async function main(): Promise<void> {
 
   const checks = [
     ...checkTargets(customers, events, prices, credits, invoices, functions, baseline), ...billingTargets(billing), ...usageTargets(usage), ...credentialTargets(credentials),
-    ...revocationTargets(revocation), ...mcpTargets(mcp),
+    ...revocationTargets(revocation), ...mcpTargets(mcp), ...synthTargets(synth),
   ];
   const facts = {
     date: new Date(),
@@ -288,7 +297,7 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}`));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\n${synthReport(synth)}`));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
     `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers.limiter)}\n\n${limiterReading(customers.limiter)}\n\n` +
@@ -297,7 +306,7 @@ async function main(): Promise<void> {
     `${billingReport(billing)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
-    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
+    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\n${synthReport(synth)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);
   console.log('Written to docs/benchmarks.md');

@@ -1,7 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { routes, type RouteDefinition } from '../../functions/routes';
-import { lambdaBundling, lambdaEsbuildOptions } from '../../lib/bundling';
 import { BillingStack, routesQueueingDeliveries } from '../../lib/billing-stack';
 import {
   deliveryConsumer, deliveryQueueUrlEnv, deliveryQueueVisibility, streamHandler, webhookPostTimeout, workerTagKey,
@@ -14,6 +13,8 @@ import { authorizerHandler, routesUsingSigningKey } from '../../lib/identity';
 import { maxMetricsPerAlarm } from '../../lib/monitoring';
 import { LEASE_PARTITION } from '../../shared/db/keys';
 import { tools as mcpTools } from '../../shared/mcp/catalog';
+import { routeFunctionName } from '../../shared/mcp/route-function-name';
+import { routeFunctionPrefixEnv } from '../../shared/mcp/route-invoker';
 import { AUTHORIZER_CACHE_SECONDS, REVOCATION_BOUND_SECONDS } from '../../shared/identity/cache-lifetimes';
 import { tableDefinition } from '../../shared/db/table-definition';
 import { EVENT_SOURCE_TYPES } from '../../shared/domain/events/map-change';
@@ -322,18 +323,19 @@ describe('HTTP API', () => {
     expect(routesUsingSigningKey.getJwks).toBe('publish');
   });
 
-  test('the MCP function may invoke the functions of its tools\' routes and no other, and knows their ARNs', () => {
+  test('the MCP function may invoke the functions of its tools\' routes and no other, and knows them by their names\' prefix', () => {
     const mcpFunction = functionIdByRoute.get('mcp')!;
     const invoke = statementsOf(mcpFunction).filter((st) => st.Action === 'lambda:InvokeFunction');
     expect(invoke).toHaveLength(1);
-    // Each resource is the ARN of one tool route's function, passed out of its nested stack (`…<routeId>Function…Arn`).
+    const fnByRoute = (routeId: string) => functions()[functionIdByRoute.get(routeId)!]!;
+    const prefix = functions()[mcpFunction]!.Properties.Environment.Variables[routeFunctionPrefixEnv] as string;
+    expect(prefix).toBe(stack.stackName);
+    // Each resource is the ARN of one tool route's function: the name the route's function is given, and no other.
     const toolRoutes = [...new Set(mcpTools.map((tool) => tool.route))];
-    const resources = (invoke[0]!.Resource as unknown[]).map((r) => JSON.stringify(r));
-    expect(resources).toHaveLength(toolRoutes.length);
-    for (const routeId of toolRoutes) expect([routeId, resources.filter((r) => r.includes(`${routeId}Function`)).length]).toEqual([routeId, 1]);
-    const fn = template.findResources('AWS::Lambda::Function')[mcpFunction] as Resource;
-    const routeFunctions = JSON.stringify(fn.Properties.Environment.Variables.ROUTE_FUNCTIONS);
-    for (const tool of mcpTools) expect(routeFunctions).toContain(tool.route);
+    // arn:${Partition}:lambda:${Region}:${AccountId}:function:<name>, an Fn::Join whose last part ends in the name.
+    const names = (invoke[0]!.Resource as { 'Fn::Join': [string, unknown[]] }[]).map((arn) => String(arn['Fn::Join'][1].at(-1)).split(':function:')[1]);
+    expect(names.sort()).toEqual(toolRoutes.map((routeId) => routeFunctionName(prefix, routeId)).sort());
+    for (const routeId of toolRoutes) expect(fnByRoute(routeId).Properties.FunctionName).toBe(routeFunctionName(prefix, routeId));
   });
 
   test('one route per entry, on the one HTTP API, behind the authorizer unless public, integrated with that route\'s function', () => {
@@ -701,16 +703,4 @@ describe('groupRoutes', () => {
     expect(() => groupRoutes([route('a', 'X'), route('b', 'X'), route('c', 'X 2')], 1)).toThrow(/two groups would be named RoutesX2/);
     expect(() => groupRoutes([route('a', '--')])).toThrow(/no letter or digit/);
   });
-});
-
-test('CDK bundling and the esbuild options agree: ESM, minified, SDK bundled, createRequire banner', () => {
-  expect(lambdaBundling).toMatchObject({
-    format: lambdaEsbuildOptions.format,
-    minify: true,
-    target: lambdaEsbuildOptions.target,
-    mainFields: lambdaEsbuildOptions.mainFields,
-    banner: lambdaEsbuildOptions.banner.js,
-    externalModules: [],
-  });
-  expect(lambdaEsbuildOptions.banner.js).toContain('createRequire(import.meta.url)');
 });

@@ -33,13 +33,16 @@ export const flatId = (stackName: string, logicalId: string): string => `${stack
  * The parent and its nested stacks as one template, so assertions can follow references across stacks: a nested
  * stack's resources are renamed `<Routes<Tag>>.<logical id>` (with their Refs, GetAtts and DependsOn), and every
  * reference to one of its parameters is replaced by the value the parent passes in (a Ref or GetAtt of the parent's
- * own resources). A parameter the parent does not pass, or an intrinsic this flattening does not understand, throws.
+ * own resources), and every `Fn::GetAtt` of a nested stack's output by the output's value. A parameter the parent
+ * does not pass, or an intrinsic this flattening does not understand, throws.
  */
 export const flattenTemplates = (stacks: readonly StackTemplate[]): Template => {
   const [parent, ...nested] = stacks;
   if (!parent || parent.resourceId !== undefined) throw new Error('flattenTemplates: the parent stack comes first');
   const parentJson = parent.template.toJSON() as Json;
   const resources: Json = { ...parentJson.Resources };
+  /** `<nested stack resource id>.Outputs.<name>` → the output's value, renamed as the stack's resources are. */
+  const outputs = new Map<string, unknown>();
   for (const { name, template, resourceId } of nested) {
     const json = template.toJSON() as Json;
     const stackResource = parentJson.Resources[resourceId!] as Json | undefined;
@@ -77,6 +80,15 @@ export const flattenTemplates = (stacks: readonly StackTemplate[]): Template => 
         ...(dependsOn === undefined ? {} : { DependsOn: [dependsOn].flat().map((d: string) => rename(d)) }),
       };
     }
+    for (const [output, { Value: value }] of Object.entries(json.Outputs ?? {}) as [string, Json][]) outputs.set(`${resourceId}.Outputs.${output}`, rewrite(value));
   }
-  return Template.fromJSON({ ...parentJson, Resources: resources });
+  const withOutputs = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(withOutputs);
+    if (typeof value !== 'object' || value === null) return value;
+    const getAtt = (value as Json)['Fn::GetAtt'] as [string, string] | undefined;
+    const output = getAtt && Object.keys(value).length === 1 ? `${getAtt[0]}.${getAtt[1]}` : undefined;
+    if (output !== undefined && outputs.has(output)) return withOutputs(outputs.get(output));
+    return Object.fromEntries(Object.entries(value).map(([key, sub]) => [key, withOutputs(sub)]));
+  };
+  return Template.fromJSON({ ...parentJson, Resources: withOutputs(resources) as Json });
 };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { copyBundleAssets, lambdaBundling, lambdaEsbuildOptions } from '../../lib/bundling';
+import { copyBundleAssets, lambdaEsbuildOptions } from '../../lib/bundling';
 import { catalog } from '../../shared/i18n/catalog';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,13 +33,5 @@ describe('assets beside the bundle (the translation catalogs)', () => {
     expect(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' })).toBe(`${german} / true`); // ł is in the fonts
     const font = (JSON.parse(readFileSync(join(outdir, 'generated', 'roboto.json'), 'utf8')) as { regular: { deflated: string } }).regular.deflated;
     expect(readFileSync(join(outdir, 'index.mjs'), 'utf8')).not.toContain(font.slice(0, 64));
-  });
-
-  it("CDK's bundling copies the same folders after esbuild", () => {
-    const commands = lambdaBundling.commandHooks!.afterBundling('/project', '/asset-output');
-    expect(commands).toEqual([
-      'cp -R "/project/shared/i18n/messages" "/asset-output/messages"',
-      'cp -R "/project/shared/domain/invoices/pdf/generated" "/asset-output/generated"',
-    ]);
   });
 });

@@ -1,0 +1,115 @@
+import { jest } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { App, AssetStaging, NestedStack, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BillingFunction } from '../../lib/billing-function';
+import { bundleEntries, FunctionBundles } from '../../lib/function-bundles';
+import { catalog } from '../../shared/i18n/catalog';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Real bundling, so slower than most unit tests: the entries are small, the esbuild build is real. */
+jest.setTimeout(120_000);
+
+let sources: string;
+let cacheRoot: string;
+let outdir: string;
+/** The entries, relative to the project root (the stack's entries are). */
+const entries = () => ['a.ts', 'b.ts'].map((file) => relative(projectRoot, join(sources, file)));
+
+beforeAll(() => {
+  // Inside the project (test-output/ is ignored by git): entries are project-relative, and the build reads the project's modules.
+  mkdirSync(join(projectRoot, 'test-output'), { recursive: true });
+  sources = mkdtempSync(join(projectRoot, 'test-output', 'function-bundles-'));
+  cacheRoot = mkdtempSync(join(tmpdir(), 'bundle-cache-'));
+  outdir = mkdtempSync(join(tmpdir(), 'bundle-cdk-out-'));
+  const catalogModule = JSON.stringify(join(projectRoot, 'shared/i18n/catalog.ts'));
+  writeFileSync(join(sources, 'dep.ts'), "export const word = 'first';\n");
+  writeFileSync(join(sources, 'a.ts'), `import { translator } from ${catalogModule};\nimport { word } from './dep';\nexport const handler = async () => translator('de')('doc.amount_due') + ' ' + word;\n`);
+  writeFileSync(join(sources, 'b.ts'), "import { word } from './dep';\nexport const handler = async () => word.toUpperCase();\n");
+});
+afterAll(() => {
+  for (const dir of [sources, cacheRoot, outdir]) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs a bundle's handler in a fresh node, as Lambda would load index.mjs. */
+const runHandler = (folder: string): string => {
+  const probe = `import(${JSON.stringify(pathToFileURL(join(folder, 'index.mjs')).href)}).then(async (m) => process.stdout.write(await m.handler()))`;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' });
+};
+
+describe('bundleEntries: every entry in one build, cached by content', () => {
+  test('each entry gets a folder with its index.mjs and the assets beside it, which runs', () => {
+    const { bundles, rebuilt } = bundleEntries({ projectRoot, entries: entries(), cacheRoot });
+    expect(rebuilt).toBe(true);
+    const [a, b] = entries().map((entry) => bundles.get(entry)!.folder);
+    expect(readdirSync(a!).sort()).toEqual(['generated', 'index.mjs', 'messages']);
+    expect(runHandler(a!)).toBe(`${catalog('de')['doc.amount_due']} first`);
+    expect(runHandler(b!)).toBe('FIRST');
+  });
+
+  test('unchanged inputs: the cached set, not a new build; a changed input: built again', () => {
+    expect(bundleEntries({ projectRoot, entries: entries(), cacheRoot }).rebuilt).toBe(false);
+    writeFileSync(join(sources, 'dep.ts'), "export const word = 'second';\n");
+    const { bundles, rebuilt } = bundleEntries({ projectRoot, entries: entries(), cacheRoot });
+    expect(rebuilt).toBe(true);
+    expect(runHandler(bundles.get(entries()[1]!)!.folder)).toBe('SECOND');
+    expect(bundleEntries({ projectRoot, entries: entries(), cacheRoot }).rebuilt).toBe(false);
+  });
+});
+
+describe('FunctionBundles: what the stack uses', () => {
+  /** A fresh app, as each `cdk synth` is a fresh process (CDK keeps staged assets in a per-process cache). */
+  const synth = (context: Record<string, unknown> = {}) => {
+    AssetStaging.clearAssetHashCache();
+    const app = new App({ outdir, context });
+    const stack = new Stack(app, 'Bundled');
+    // As the route functions are: in a nested stack.
+    const nested = new NestedStack(stack, 'Routes');
+    FunctionBundles.of(stack, projectRoot).declare(entries());
+    const functions = entries().map((entry, i) => new BillingFunction(i === 0 ? stack : nested, `F${i}`, {
+      entry, projectRoot, description: entry, tag: ['test', entry], operations: { logRetention: RetentionDays.ONE_DAY },
+    }));
+    return { app, stack, functions, bundles: FunctionBundles.of(stack, projectRoot) };
+  };
+
+  beforeAll(() => writeFileSync(join(sources, 'dep.ts'), "export const word = 'third';\n"));
+  beforeEach(() => {
+    process.env.BILLING_BUNDLE_CACHE = mkdtempSync(join(tmpdir(), 'bundle-cache-'));
+  });
+  afterEach(() => {
+    rmSync(process.env.BILLING_BUNDLE_CACHE!, { recursive: true, force: true });
+    delete process.env.BILLING_BUNDLE_CACHE;
+  });
+
+  test('one esbuild build for all the functions; each function\'s asset is its own bundle on Node 22, arm64, index.handler', () => {
+    const { functions, bundles } = synth();
+    expect(bundles.builds).toBe(1);
+    for (const f of functions) {
+      Template.fromStack(Stack.of(f)).hasResourceProperties('AWS::Lambda::Function', { Handler: 'index.handler', Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+    }
+    const assetFolders = functions.map((f) => f.fn.node.findAll().find((c): c is AssetStaging => c instanceof AssetStaging)!.absoluteStagedPath);
+    expect(assetFolders.map(runHandler)).toEqual([`${catalog('de')['doc.amount_due']} third`, 'THIRD']);
+  });
+
+  test('`cdk deploy --exclusively Bundled` (a pattern naming only the top-level stack) still bundles its nested stack\'s functions', () => {
+    const { app, functions, bundles } = synth({ 'aws:cdk:bundling-stacks': ['Bundled'] });
+    app.synth();
+    expect(bundles.builds).toBe(1);
+    const assetFolders = functions.map((f) => f.fn.node.findAll().find((c): c is AssetStaging => c instanceof AssetStaging)!.absoluteStagedPath);
+    expect(assetFolders.map(runHandler)).toEqual([`${catalog('de')['doc.amount_due']} third`, 'THIRD']);
+  });
+
+  test('a second synthesis of the same tree builds nothing; with bundling skipped nothing is built either', () => {
+    expect(synth().bundles.builds).toBe(1);
+    expect(synth().bundles.builds).toBe(0);
+    rmSync(process.env.BILLING_BUNDLE_CACHE!, { recursive: true, force: true });
+    expect(synth({ 'aws:cdk:bundling-stacks': [] }).bundles.builds).toBe(0);
+    expect(existsSync(process.env.BILLING_BUNDLE_CACHE!)).toBe(false);
+  });
+});
