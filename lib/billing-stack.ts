@@ -51,6 +51,12 @@ export interface BillingStackProps extends StackProps {
   alarmTopic?: ITopic;
   /** An email address subscribed to the alarm topic. Default: CDK context `alarmEmail`, else none. */
   alarmEmail?: string;
+  /**
+   * Alarms on the route functions' errors and throttles, by area (two metrics a function, about $27 a month of the idle
+   * stack's $33: docs/deploy.md). Without them a failing route still shows in the API's 5xx alarm; the workers' and the
+   * authorizer's alarms stay. Default: CDK context `routeFunctionAlarms` (`false` turns them off), else on.
+   */
+  routeFunctionAlarms?: boolean;
   /** Concurrency caps of the SQS-fed workers (lib/worker-concurrency.ts). Default: CDK context `workerConcurrency`, else 20 and 16. */
   workerConcurrency?: Partial<WorkerConcurrency>;
   /** The OpenID provider people sign in with on /oauth/authorize (lib/oauth-sign-in.ts). Default: CDK context, else none. */
@@ -70,7 +76,7 @@ export class BillingStack extends Stack {
     scope: Construct,
     id: string,
     {
-      routes = routeTable, rateLimits: rateLimitProps, logRetention = RetentionDays.ONE_MONTH, encryptionKey, alarmTopic, alarmEmail, workerConcurrency: concurrencyProps,
+      routes = routeTable, rateLimits: rateLimitProps, logRetention = RetentionDays.ONE_MONTH, encryptionKey, alarmTopic, alarmEmail, workerConcurrency: concurrencyProps, routeFunctionAlarms,
       upstreamOidc, ...props
     }: BillingStackProps = {},
   ) {
@@ -154,7 +160,7 @@ export class BillingStack extends Stack {
     ];
     const functionGroups: FunctionGroup[] = [
       // A route stack's alarms live in it, beside the functions they watch.
-      ...this.routeStacks.map((stack) => ({ name: stack.node.id, scope: stack, functions: [...stack.functions.values()].map((f) => f.fn) })),
+      ...(this.routeFunctionAlarms(routeFunctionAlarms) ? this.routeStacks : []).map((stack) => ({ name: stack.node.id, scope: stack, functions: [...stack.functions.values()].map((f) => f.fn) })),
       { name: 'StreamHandler', functions: [events.streamHandler.fn] },
       { name: 'DeliveryConsumer', functions: [events.deliveryConsumer.fn] },
       { name: 'Scheduler', functions: [scheduler.handler.fn, scheduler.worker.fn] },
@@ -212,6 +218,15 @@ export class BillingStack extends Stack {
     const arnOf = (name: string) => Stack.of(mcp.fn).formatArn({ service: 'lambda', resource: 'function', resourceName: name, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
     mcp.fn.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...targets].map(arnOf) }));
     mcp.fn.addEnvironment(routeFunctionPrefixEnv, prefix);
+  }
+
+  /** The property, else the context's `true`/`false` (a string from `-c`, a boolean from cdk.json), else on. */
+  private routeFunctionAlarms(prop: boolean | undefined): boolean {
+    if (prop !== undefined) return prop;
+    const value: unknown = this.node.tryGetContext('routeFunctionAlarms');
+    if (value === undefined || value === true || value === 'true') return true;
+    if (value === false || value === 'false') return false;
+    throw new Error(`BillingStack: CDK context "routeFunctionAlarms" must be true or false, not ${JSON.stringify(value)}`);
   }
 
   private optionalContext(key: string): string | undefined {

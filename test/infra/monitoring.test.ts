@@ -135,6 +135,19 @@ describe('alarms', () => {
     const separate = [streamHandler.id, deliveryConsumer.id, dueWorker.id, authorizerHandler.id].map(workerAlarm);
     expect(new Set(separate).size).toBe(4);
   });
+  test('routeFunctionAlarms false (property or context) drops the route functions\' alarms and keeps the workers\'; a value not true or false fails the synth', () => {
+    const lambdaAlarmFunctions = (t: Template) => Object.values(resources(t, 'AWS::CloudWatch::Alarm'))
+      .flatMap((alarm) => ['Errors', 'Throttles'].flatMap((metric) => watchedFunctions(alarm.Properties, metric)));
+    const routeFunctions = [...functionNames].filter(([, name]) => routes.some((route) => route.id === name)).map(([id]) => id);
+    const workerFunctions = [...functionNames.keys()].filter((id) => !routeFunctions.includes(id));
+    expect(lambdaAlarmFunctions(template)).toEqual(expect.arrayContaining(routeFunctions));
+    for (const off of [synth(() => ({ routeFunctionAlarms: false })), synth(undefined, { routeFunctionAlarms: 'false' })]) {
+      const watched = lambdaAlarmFunctions(off);
+      expect(watched.filter((id) => routeFunctions.includes(id))).toEqual([]);
+      expect([...new Set(watched)].sort()).toEqual(workerFunctions.sort());
+    }
+    expect(() => synth(undefined, { routeFunctionAlarms: 'no' })).toThrow(/"routeFunctionAlarms" must be true or false/);
+  });
 });
 
 describe('the dashboard', () => {
