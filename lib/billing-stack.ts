@@ -19,6 +19,7 @@ import { tools as mcpTools } from '../shared/mcp/catalog';
 const mcpRouteId = 'mcp';
 import { Monitoring } from './monitoring';
 import { OAuthSignIn, resolveUpstreamOidc, type UpstreamOidcProps } from './oauth-sign-in';
+import { ProviderSecrets } from './provider-secrets';
 import { resolveRateLimits, throttleStage, type RateLimitProps } from './rate-limits';
 import { groupRoutes, RoutesStack } from './routes-stack';
 import { Scheduler } from './scheduler';
@@ -114,11 +115,12 @@ export class BillingStack extends Stack {
 
     const upstream = resolveUpstreamOidc(this.node, upstreamOidc);
     const oauthSignIn = upstream && new OAuthSignIn(this, 'OAuthSignIn', upstream);
+    const providerSecrets = new ProviderSecrets(this, 'ProviderSecrets');
 
     this.routeStacks = groupRoutes(routes).map(
       (group) => new RoutesStack(this, group.name, {
         routes: group.routes, api, authorizer, identity, publicUrl, table, events, routesQueueingDeliveries, projectRoot, operations, rateLimits: rateLimits.perWorkspace,
-        oauthSignIn,
+        oauthSignIn, providerSecrets,
       }),
     );
 

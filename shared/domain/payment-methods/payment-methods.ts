@@ -12,7 +12,7 @@ import { getConsistently } from '../credits/read';
 import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
 import { customerItemKey, type CustomerItem } from '../customers/customer';
 import { customerNotFound } from '../customers/read';
-import { paymentProvider, type PaymentProviderName } from '../payments/provider';
+import { paymentProvider, type PaymentProviderName, type SavedMethodType } from '../payments/provider';
 import {
   PAYMENT_METHOD, PARENT_FIELD, customerMethodsCounter, methodSummary, paymentMethodKey, paymentMethodNotFound, toPaymentMethod,
   type PaymentMethod, type PaymentMethodItem,
@@ -20,7 +20,7 @@ import {
 
 export interface PaymentMethodInput {
   token: string;
-  type?: 'card';
+  type?: SavedMethodType;
   provider?: PaymentProviderName;
   set_as_default?: boolean;
 }
@@ -41,7 +41,8 @@ async function readCustomerAndMethod(ctx: Ctx, customerId: string, id: string): 
   return { customer, method };
 }
 
-async function liveCustomer(ctx: Ctx, customerId: string): Promise<CustomerItem> {
+/** The path customer, strongly consistent: 404 when unknown, of another workspace, or deleted. */
+export async function liveCustomer(ctx: Ctx, customerId: string): Promise<CustomerItem> {
   const customer = await getItem<CustomerItem>(customerItemKey(ctx, customerId), true);
   if (!isLive(customer)) throw customerNotFound(customerId);
   return customer;
@@ -70,7 +71,10 @@ export async function createPaymentMethod(ctx: Ctx, customerId: string, input: P
   let customer: CustomerItem | undefined = await liveCustomer(ctx, customerId);
   assertCurrency(customer);
   const provider = paymentProvider(input.provider ?? 'sandbox');
-  const attached = await provider.attach(input.token);
+  const attached = await provider.attach(input.token, { ctx, customerId });
+  if (input.type && input.type !== attached.type) {
+    throw new RuleViolation('payment_method_type_mismatch', `The token is a ${attached.type} method, not a ${input.type} one.`);
+  }
   const created = await retryOnRace(async () => {
     const current = customer ?? (await liveCustomer(ctx, customerId));
     customer = undefined; // a retry reads the customer again
@@ -86,10 +90,12 @@ export async function createPaymentMethod(ctx: Ctx, customerId: string, input: P
       _version: 0,
       id,
       customer_id: current.id,
-      type: input.type ?? 'card',
+      type: attached.type,
       provider: provider.name,
       provider_reference: attached.reference,
+      ...(attached.accountId && { provider_account_id: attached.accountId }),
       card: attached.card,
+      sepa_debit: attached.sepa_debit,
       currency,
       created_as_default: makeDefault,
       created_at: iso,
@@ -186,7 +192,7 @@ export async function deletePaymentMethod(ctx: Ctx, customerId: string, id: stri
           Update: {
             TableName: tableName(),
             Key: customerKey,
-            UpdateExpression: `SET current_payment_method_id = :none, current_payment_method_summary = :none, ${customer.current_payment_method_type === 'card' ? 'current_payment_method_type = :none, ' : ''}updated_at = :now, #v = #v + :one`,
+            UpdateExpression: `SET current_payment_method_id = :none, current_payment_method_summary = :none, ${customer.current_payment_method_type === method.type ? 'current_payment_method_type = :none, ' : ''}updated_at = :now, #v = #v + :one`,
             ConditionExpression: '#v = :read',
             ExpressionAttributeNames: { '#v': '_version' },
             ExpressionAttributeValues: { ':none': null, ':now': now, ':one': 1, ':read': customer._version },

@@ -1,5 +1,7 @@
+import type { Ctx } from '../../context';
 import { RuleViolation } from '../../errors';
 import { sandboxProvider } from './sandbox';
+import { stripeProvider } from './stripe/provider';
 
 export { paymentMethodInvalid } from './errors';
 
@@ -11,10 +13,28 @@ export interface CardDetails {
   exp_year: number;
 }
 
+/** What a provider knows of a SEPA Direct Debit mandate's account: its bank and the last 4 of the IBAN. */
+export interface SepaDebitDetails {
+  bank_code: string | null;
+  country: string | null;
+  last4: string;
+}
+
+/** The kinds of saved method (the specification's payment method types): cards, and SEPA Direct Debit. */
+export const SAVED_METHOD_TYPES = ['card', 'direct_debit'] as const;
+export type SavedMethodType = (typeof SAVED_METHOD_TYPES)[number];
+
 /** A token turned into a reusable payment method at the provider. `reference` stays internal (never returned). */
-export interface AttachedMethod {
+export type AttachedMethod = {
   reference: string;
-  card: CardDetails;
+  /** The provider's account the method lives in (Stripe's `acct_…`), when the provider has accounts. */
+  accountId?: string;
+} & ({ type: 'card'; card: CardDetails; sepa_debit: null } | { type: 'direct_debit'; card: null; sepa_debit: SepaDebitDetails });
+
+/** Whose method is being saved: the workspace (from the credential) and our customer. */
+export interface MethodOwner {
+  ctx: Ctx;
+  customerId: string;
 }
 
 export interface ChargeInput {
@@ -32,22 +52,22 @@ export type ChargeResult =
   | { status: 'failed'; providerId: string; errorType: string; message: string };
 
 /**
- * A payment provider (decisions.md, "Invoices"): the built-in `sandbox`, later real ones (Stripe). A provider
+ * A payment provider (decisions.md, "Invoices"): the built-in `sandbox`, and Stripe (docs/payments.md). A provider
  * holds no state of ours: the payment method item keeps the provider's name and reference.
  */
 export interface PaymentProvider {
   name: PaymentProviderName;
-  /** Saves a card from a provider token. An unusable token throws a 422 RuleViolation `payment_method_invalid`. */
-  attach(token: string): Promise<AttachedMethod>;
+  /** Saves a method from a provider token. An unusable token throws a 422 RuleViolation `payment_method_invalid`. */
+  attach(token: string, owner: MethodOwner): Promise<AttachedMethod>;
   /** Charges a saved method. A decline is a `failed` result, not an exception. */
   charge(input: ChargeInput): Promise<ChargeResult>;
 }
 
 /** The providers a payment method may name (the request schema's enum). */
-export const PAYMENT_PROVIDER_NAMES = ['sandbox'] as const;
+export const PAYMENT_PROVIDER_NAMES = ['sandbox', 'stripe'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDER_NAMES)[number];
 
-const PROVIDERS: Record<PaymentProviderName, PaymentProvider> = { sandbox: sandboxProvider };
+const PROVIDERS: Record<PaymentProviderName, PaymentProvider> = { sandbox: sandboxProvider, stripe: stripeProvider };
 
 /** The provider of that name (as stored on a payment method); an unknown name is a 422 `payment_provider_unknown`. */
 export function paymentProvider(name: string): PaymentProvider {
