@@ -71,9 +71,10 @@ describe('sandbox provider: charge', () => {
 });
 
 describe('provider registry', () => {
-  it('finds the sandbox by name and refuses unknown names with a 422', () => {
-    expect(PAYMENT_PROVIDER_NAMES).toEqual(['sandbox']);
+  it('finds the sandbox and Stripe by name and refuses unknown names with a 422', () => {
+    expect(PAYMENT_PROVIDER_NAMES).toEqual(['sandbox', 'stripe']);
     expect(paymentProvider('sandbox').name).toBe('sandbox');
-    for (const name of ['stripe', 'toString', '']) expect(() => paymentProvider(name)).toThrow(expect.objectContaining({ status: 422, code: 'payment_provider_unknown' }));
+    expect(paymentProvider('stripe').name).toBe('stripe');
+    for (const name of ['paypal', 'toString', '']) expect(() => paymentProvider(name)).toThrow(expect.objectContaining({ status: 422, code: 'payment_provider_unknown' }));
   });
 });
