@@ -115,7 +115,9 @@ export class BillingStack extends Stack {
 
     const upstream = resolveUpstreamOidc(this.node, upstreamOidc);
     const oauthSignIn = upstream && new OAuthSignIn(this, 'OAuthSignIn', upstream);
+    // The workspaces' Stripe keys: the routes that use them, and the worker whose automatic collection charges.
     const providerSecrets = new ProviderSecrets(this, 'ProviderSecrets');
+    providerSecrets.bind(scheduler.worker.fn, 'open');
 
     this.routeStacks = groupRoutes(routes).map(
       (group) => new RoutesStack(this, group.name, {

@@ -6,11 +6,16 @@ import { Construct } from 'constructs';
 /** What a route does with a workspace's payment-provider secrets: `seal` them (connect), `open` them (call Stripe). */
 export type ProviderSecretsUse = 'seal' | 'open';
 
-/** The routes that may use the provider secrets key, and how; no other route function gets it. */
+/**
+ * The routes that may use the provider secrets key, and how; no other route function gets it. Besides them, the
+ * due-work worker opens them (automatic collection charges through Stripe).
+ */
 export const routesUsingProviderSecrets: Readonly<Record<string, ProviderSecretsUse>> = {
   connectStripe: 'seal',
   createPaymentMethod: 'open',
   createSetupIntent: 'open',
+  chargeInvoice: 'open',
+  invoicePagePay: 'open',
 };
 
 /**

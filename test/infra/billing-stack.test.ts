@@ -317,7 +317,7 @@ describe('HTTP API', () => {
     expect(routesUsingSigningKey.getJwks).toBe('publish');
   });
 
-  test('a rotated KMS key encrypts the payment providers\' secrets: the connect route alone encrypts, the routes calling Stripe alone decrypt', () => {
+  test('a rotated KMS key encrypts the payment providers\' secrets: the connect route alone encrypts, the routes calling Stripe and the due-work worker alone decrypt', () => {
     const keyId = onlyId(template.findResources('AWS::KMS::Key', { Properties: { EnableKeyRotation: true, KeySpec: Match.absent() } }));
     expect(template.findResources('AWS::KMS::Key')[keyId]).toMatchObject({ DeletionPolicy: 'Retain' });
     expect(Object.keys(routesUsingProviderSecrets).filter((id) => !functionIdByRoute.has(id))).toEqual([]);
@@ -330,6 +330,10 @@ describe('HTTP API', () => {
       expect([routeId, uses]).toEqual([routeId, use === 'seal' ? ['kms:Encrypt'] : use === 'open' ? ['kms:Decrypt'] : []]);
       const variables = (functions()[functionId]!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
       expect([routeId, 'PROVIDER_SECRETS_KEY_ID' in variables]).toEqual([routeId, use !== undefined]);
+    }
+    for (const [workerId, functionId] of functionIdByWorker) {
+      const uses = statementsOf(functionId).filter((s) => JSON.stringify(s.Resource).includes(keyId)).flatMap((s) => [s.Action].flat());
+      expect([workerId, uses]).toEqual([workerId, workerId === dueWorker.id ? ['kms:Decrypt'] : []]);
     }
   });
 

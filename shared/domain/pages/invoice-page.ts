@@ -67,6 +67,7 @@ export async function payInvoiceFromPage(ctx: Ctx, item: InvoiceItem, choice: Pa
   return submitOnce(ctx, 'payInvoicePage', nonce, { invoice: item.id, ...choice }, async () => {
     assertFewDeclines(ctx, item);
     const method = choice.method === 'card' ? await createPaymentMethod(ctx, item.customer_id, { token: choice.token }) : undefined;
-    return chargeInvoice(ctx, item.id, method?.id);
+    // The customer is on the page: on session (a 3-D Secure challenge can be answered there).
+    return chargeInvoice(ctx, item.id, method?.id, undefined, true);
   });
 }

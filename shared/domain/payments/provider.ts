@@ -45,11 +45,24 @@ export interface ChargeInput {
   currency: string;
   /** One key per charge attempt: the same key always gives the same outcome and `providerId`. */
   idempotencyKey: string;
+  /** Whose method it is (providers with accounts and customers need it; the sandbox does not). */
+  owner?: MethodOwner;
+  /** The provider's account the method was saved in (`provider_account_id`). */
+  accountId?: string;
+  /** Merchant-initiated (automatic collection, the API): no customer at hand to authenticate. Default true. */
+  offSession?: boolean;
+  /** Shown beside the charge at the provider: the workspace, invoice and attempt. */
+  metadata?: Record<string, string>;
 }
 
 export type ChargeResult =
-  | { status: 'succeeded'; providerId: string }
-  | { status: 'failed'; providerId: string; errorType: string; message: string };
+  | { status: 'succeeded'; providerId: string; providerFee?: number | null }
+  | { status: 'failed'; providerId: string; errorType: string; message: string }
+  /**
+   * Neither paid nor failed yet: `processing` (a SEPA debit, days) or `authentication_required` (3-D Secure: the
+   * customer must confirm it on session). The provider tells the outcome later (its webhooks, or a retrieve).
+   */
+  | { status: 'pending'; providerId: string; reason: 'processing' | 'authentication_required'; message: string };
 
 /**
  * A payment provider (decisions.md, "Invoices"): the built-in `sandbox`, and Stripe (docs/payments.md). A provider

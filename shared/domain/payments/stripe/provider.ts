@@ -1,7 +1,8 @@
 import Stripe from 'stripe';
 import { connectedStripe } from '../../payment-providers/connect';
 import { paymentMethodInvalid } from '../errors';
-import type { AttachedMethod, ChargeResult, PaymentProvider } from '../provider';
+import type { AttachedMethod, PaymentProvider } from '../provider';
+import { chargeWithStripe } from './charge';
 import { stripeCustomerOf } from './customers';
 import { atStripe } from './errors';
 
@@ -21,7 +22,7 @@ function savedMethod(method: Stripe.PaymentMethod, accountId: string): AttachedM
 /**
  * Stripe behind the PaymentProvider seam (docs/payments.md), through the workspace's own account (connected with
  * PUT /v1/payment-providers/stripe): a token is a PaymentMethod id (`pm_…` from Stripe.js, or Stripe's test ids),
- * attached to the customer's Stripe customer (created once).
+ * attached to the customer's Stripe customer (created once); a charge is one PaymentIntent per attempt (charge.ts).
  */
 export const stripeProvider: PaymentProvider = {
   name: 'stripe',
@@ -39,7 +40,5 @@ export const stripeProvider: PaymentProvider = {
       throw error;
     }
   },
-  async charge(): Promise<ChargeResult> {
-    throw new Error('Charging through Stripe is not built yet (issue 29, item 3).');
-  },
+  charge: chargeWithStripe,
 };
