@@ -67,7 +67,8 @@ export function openSecret(workspaceId: string, sealed: SealedSecret): Promise<s
   let plaintext = opened.get(cacheKey);
   if (!plaintext) {
     if (opened.size >= MAX_OPENED) opened.clear();
-    plaintext = sealed.scheme === 'kms' ? openWithKms(workspaceId, sealed.ciphertext) : Promise.resolve(openLocally(workspaceId, sealed.ciphertext));
+    // A failure to open is a rejection, never a synchronous throw.
+    plaintext = sealed.scheme === 'kms' ? openWithKms(workspaceId, sealed.ciphertext) : new Promise((resolve) => resolve(openLocally(workspaceId, sealed.ciphertext)));
     plaintext.catch(() => opened.delete(cacheKey));
     opened.set(cacheKey, plaintext);
   }
