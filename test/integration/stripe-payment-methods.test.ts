@@ -67,6 +67,15 @@ describeWithStripeFixtures('saving Stripe payment methods', () => {
     expect((await client.get(`/v1/customers/${customer.id}`)).body).toMatchObject({ current_payment_method_id: null, current_payment_method_type: null });
   });
 
+  it('the hosted pages show a saved SEPA debit: listed in the portal, offered on the invoice page', async () => {
+    const customer = (await client.post('/v1/customers', { name: 'Ada', currency: 'EUR', billing_address: { country: 'FR' } })).body;
+    expect((await save(customer.id, 'pm_sepaDebit')).status).toBe(201);
+    const portal = (await client.post(`/v1/customers/${customer.id}/portal-sessions`)).body;
+    expect(await (await fetch(portal.url)).text()).toContain('SEPA Direct Debit, account ending in 3000');
+    const invoice = (await client.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Service', unit_amount: 1_000 }] })).body;
+    expect(await (await fetch(invoice.public_url)).text()).toContain('Pay by SEPA Direct Debit from the account ending in 3000');
+  });
+
   it('concurrent first saves of one customer create one Stripe customer', async () => {
     const customer = await newCustomer();
     const replies = await Promise.all(Array.from({ length: 8 }, () => save(customer.id, 'pm_card_visa')));
