@@ -1,4 +1,4 @@
-import { disconnectStripe } from '../../shared/domain/payment-providers/connect';
+import { disconnectStripe } from '../../shared/domain/payment-providers/connections';
 import { httpHandler } from '../../shared/http/handler';
 import { route } from '../../shared/schemas/generated/disconnectStripe.js';
 

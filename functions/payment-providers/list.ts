@@ -1,4 +1,4 @@
-import { listConnections } from '../../shared/domain/payment-providers/connect';
+import { listConnections } from '../../shared/domain/payment-providers/connections';
 import { httpHandler } from '../../shared/http/handler';
 import { route } from '../../shared/schemas/generated/listPaymentProviders.js';
 

@@ -1,5 +1,5 @@
 import { requireAll } from './common';
-import { PAYMENT_PROVIDER_NAMES, SAVED_METHOD_TYPES } from '../domain/payments/provider';
+import { PAYMENT_PROVIDER_NAMES, SAVED_METHOD_TYPES } from '../domain/payments/provider-names';
 import { enumOf, id, object, out, resource, text, type Schema } from './common';
 import { pagingQuery } from './list-query';
 

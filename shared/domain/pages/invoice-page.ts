@@ -4,7 +4,8 @@ import { toInvoice, type Invoice, type InvoiceItem, type PaymentTransaction } fr
 import { chargeInvoice } from '../invoices/charge';
 import { canMove } from '../invoices/transitions';
 import type { PaymentMethodItem } from '../payment-methods/payment-method';
-import { createPaymentMethod, findPaymentMethod } from '../payment-methods/payment-methods';
+import { createPaymentMethod } from '../payment-methods/create';
+import { findPaymentMethod } from '../payment-methods/payment-methods';
 import { audienceOf, type Audience } from './audience';
 import { findLinkedInvoice } from './linked-invoice';
 import { submitOnce, type Submission } from './page-effect';

@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import type { Ctx } from '../../context';
 import { getItem } from '../../db/items';
-import { ConditionFailed, transactWrite } from '../../db/transactions';
-import { NotFound, RuleViolation } from '../../errors';
+import { transactWrite } from '../../db/transactions';
+import { RuleViolation } from '../../errors';
 import { tableName } from '../../db/client';
 import { stripeClient } from '../payments/stripe/client';
 import { atStripe } from '../payments/stripe/errors';
@@ -60,27 +60,6 @@ export async function connectStripe(ctx: Ctx, input: StripeConnectionInput): Pro
   // Last writer wins between two concurrent connects: each checked its own key.
   await transactWrite([{ Put: { TableName: tableName(), Item: item } }]);
   return toConnection(ctx, item);
-}
-
-export async function listConnections(ctx: Ctx) {
-  const stripe = await getItem<ProviderConnectionItem>(connectionKey(ctx, 'stripe'), true);
-  const data = stripe ? [toConnection(ctx, stripe)] : [];
-  return { meta: { total: data.length, taken: data.length, skipped: 0 }, data };
-}
-
-const notConnected = () => new NotFound('payment provider', 'stripe');
-
-/**
- * Forgets the workspace's Stripe keys. Its saved Stripe payment methods stay listed, but saving or charging one is
- * a 422 `payment_provider_not_connected` until it connects again. A second disconnect is a 404.
- */
-export async function disconnectStripe(ctx: Ctx): Promise<ProviderConnection> {
-  const item = await getItem<ProviderConnectionItem>(connectionKey(ctx, 'stripe'), true);
-  if (!item) throw notConnected();
-  await transactWrite([{ Delete: { TableName: tableName(), Key: connectionKey(ctx, 'stripe'), ConditionExpression: 'attribute_exists(pk)' } }]).catch((error: unknown) => {
-    throw error instanceof ConditionFailed ? notConnected() : error;
-  });
-  return toConnection(ctx, item, 'disconnected');
 }
 
 /** The workspace's Stripe: its connection and the SDK client of its key; 422 `payment_provider_not_connected` without. */

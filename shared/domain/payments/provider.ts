@@ -1,9 +1,11 @@
 import type { Ctx } from '../../context';
 import { RuleViolation } from '../../errors';
+import { PAYMENT_PROVIDER_NAMES, type PaymentProviderName } from './provider-names';
 import { sandboxProvider } from './sandbox';
 import { stripeProvider } from './stripe/provider';
 
 export { paymentMethodInvalid } from './errors';
+export { PAYMENT_PROVIDER_NAMES, SAVED_METHOD_TYPES, type PaymentProviderName, type SavedMethodType } from './provider-names';
 
 /** What a provider knows of a card: never its number, only what can be shown. */
 export interface CardDetails {
@@ -19,10 +21,6 @@ export interface SepaDebitDetails {
   country: string | null;
   last4: string;
 }
-
-/** The kinds of saved method (the specification's payment method types): cards, and SEPA Direct Debit. */
-export const SAVED_METHOD_TYPES = ['card', 'direct_debit'] as const;
-export type SavedMethodType = (typeof SAVED_METHOD_TYPES)[number];
 
 /** A token turned into a reusable payment method at the provider. `reference` stays internal (never returned). */
 export type AttachedMethod = {
@@ -75,10 +73,6 @@ export interface PaymentProvider {
   /** Charges a saved method. A decline is a `failed` result, not an exception. */
   charge(input: ChargeInput): Promise<ChargeResult>;
 }
-
-/** The providers a payment method may name (the request schema's enum). */
-export const PAYMENT_PROVIDER_NAMES = ['sandbox', 'stripe'] as const;
-export type PaymentProviderName = (typeof PAYMENT_PROVIDER_NAMES)[number];
 
 const PROVIDERS: Record<PaymentProviderName, PaymentProvider> = { sandbox: sandboxProvider, stripe: stripeProvider };
 
