@@ -84,6 +84,16 @@ describeWithStripeFixtures('charging invoices through Stripe (POST /v1/invoices/
     expect(intentsOf(invoice.id)).toHaveLength(1);
   });
 
+  it('a charge Stripe refuses as asked (under its minimum amount) is a failed attempt with its code, not an error of ours', async () => {
+    const customer = (await client.post('/v1/customers', { name: 'Payer', currency: 'EUR', billing_address: { country: 'FR' } })).body;
+    await client.post(`/v1/customers/${customer.id}/payment-methods`, { provider: 'stripe', token: 'pm_card_visa' });
+    const invoice = (await client.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Tiny', unit_amount: 30 }] })).body;
+    const reply = await charge(invoice.id);
+    expect([reply.status, reply.body.status]).toEqual([200, 'error']);
+    expect(reply.body.transactions).toEqual([expect.objectContaining({ status: 'failed', provider_id: null, error_type: 'amount_too_small' })]);
+    expect(intentsOf(invoice.id)).toEqual([]);
+  });
+
   it('50 concurrent charges of one invoice make one PaymentIntent and one payment', async () => {
     const invoice = await invoiceFor('pm_card_visa');
     const replies = await Promise.all(Array.from({ length: 50 }, () => charge(invoice.id)));

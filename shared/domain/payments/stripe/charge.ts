@@ -58,6 +58,11 @@ export async function chargeWithStripe(input: ChargeInput): Promise<ChargeResult
     if (error instanceof Stripe.errors.StripeCardError) {
       return { status: 'failed', providerId: '', errorType: error.decline_code ?? error.code ?? 'card_declined', message: error.message };
     }
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && !(error instanceof Stripe.errors.StripeIdempotencyError)) {
+      // Stripe refuses this charge as asked (an amount under its minimum, a method detached meanwhile): a failed
+      // attempt, as a decline is, so the invoice and its collection move on instead of erring.
+      return { status: 'failed', providerId: error.payment_intent?.id ?? '', errorType: error.code ?? 'invalid_request', message: error.message };
+    }
     if (error instanceof Stripe.errors.StripeIdempotencyError) {
       // The key was used for another amount: not this attempt's charge. Nothing is charged by this call.
       throw new ChargeOutcomeUnknown(`Stripe holds another request under this attempt's key (${error.message}).`);
