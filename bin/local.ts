@@ -55,6 +55,8 @@ const { startLocalApi } = await import('../lib/local/server');
 const keys = await loadOrCreateKeys(localDir);
 // Hosted pages: their links are signed with a key kept under .local/ and point at this server (docs/hosted-pages.md).
 process.env.PAGES_LINK_KEY_FILE ??= join(localDir, 'pages-link.key');
+// Payment providers' secrets (a workspace's Stripe keys) are encrypted with a key kept under .local/ (docs/payments.md).
+process.env.PROVIDER_SECRETS_KEY_FILE ??= join(localDir, 'provider-secrets.key');
 const api = await startLocalApi({ keys, port, host: values.host });
 const token = await signToken(keys, { workspace: 'ws_local', scope: 'read write admin', expiresInSeconds: 24 * 3600 });
 // The CLI (npm run cli) finds the local table through this file.

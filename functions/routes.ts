@@ -11,6 +11,7 @@ import { meteringRoutes } from './metering/routes';
 import { oauthRoutes } from './oauth/routes';
 import { pageRoutes } from './pages/routes';
 import { paymentMethodRoutes } from './payment-methods/routes';
+import { paymentProviderRoutes } from './payment-providers/routes';
 import { promotionCodeRoutes } from './promotion-codes/routes';
 import { quoteRoutes } from './quotes/routes';
 import type { RouteDefinition } from './route-definition';
@@ -28,6 +29,7 @@ export const routes: RouteDefinition[] = [
   ...invoicingEntityRoutes,
   ...customerRoutes,
   ...paymentMethodRoutes,
+  ...paymentProviderRoutes,
   ...catalogRoutes,
   ...aggregatorRoutes,
   ...couponRoutes, ...promotionCodeRoutes,

@@ -23,6 +23,7 @@ const mcpRouteId = 'mcp';
 import { ServiceDashboard } from './dashboard';
 import { alarmEmailAddress, Monitoring, type FunctionGroup } from './monitoring';
 import { OAuthSignIn, resolveUpstreamOidc, type UpstreamOidcProps } from './oauth-sign-in';
+import { ProviderSecrets } from './provider-secrets';
 import { resolveRateLimits, throttleStage, type RateLimitProps } from './rate-limits';
 import { groupRoutes, RoutesStack } from './routes-stack';
 import { dueWorker, Scheduler, scheduledHandler } from './scheduler';
@@ -53,7 +54,7 @@ export interface BillingStackProps extends StackProps {
   alarmEmail?: string;
   /**
    * Alarms on the route functions' errors and throttles, by area (two metrics a function, about $27 a month of the idle
-   * stack's $33: docs/deploy.md). Without them a failing route still shows in the API's 5xx alarm; the workers' and the
+   * stack's $34: docs/deploy.md). Without them a failing route still shows in the API's 5xx alarm; the workers' and the
    * authorizer's alarms stay. Default: CDK context `routeFunctionAlarms` (`false` turns them off), else on.
    */
   routeFunctionAlarms?: boolean;
@@ -140,11 +141,14 @@ export class BillingStack extends Stack {
 
     const upstream = resolveUpstreamOidc(this.node, upstreamOidc);
     const oauthSignIn = upstream && new OAuthSignIn(this, 'OAuthSignIn', upstream);
+    // The workspaces' Stripe keys: the routes that use them, and the worker whose automatic collection charges.
+    const providerSecrets = new ProviderSecrets(this, 'ProviderSecrets');
+    providerSecrets.bind(scheduler.worker.fn, 'open');
 
     this.routeStacks = groupRoutes(routes).map(
       (group) => new RoutesStack(this, group.name, {
         routes: group.routes, api, authorizer, identity, publicUrl, table, events, routesQueueingDeliveries, projectRoot, operations, rateLimits: rateLimits.perWorkspace,
-        oauthSignIn,
+        oauthSignIn, providerSecrets,
       }),
     );
 

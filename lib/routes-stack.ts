@@ -10,6 +10,7 @@ import type { FunctionOperations } from './billing-function';
 import type { EventPipeline } from './event-pipeline';
 import { routesUsingSigningKey, type Identity } from './identity';
 import type { OAuthSignIn } from './oauth-sign-in';
+import { routesUsingProviderSecrets, type ProviderSecrets } from './provider-secrets';
 import { bindRateLimits } from './rate-limits';
 import { RouteFunction } from './route-function';
 import { routeTableAccess } from './table-access';
@@ -93,6 +94,8 @@ export interface RoutesStackProps {
   /** The per-workspace rate limits every route enforces; null: off. */
   rateLimits: RateLimitSettings | null;
   operations: FunctionOperations;
+  /** The key of the workspaces' payment-provider secrets, for the routes of routesUsingProviderSecrets. */
+  providerSecrets: ProviderSecrets;
   /** The upstream OpenID sign-in of the OAuth routes (lib/oauth-sign-in.ts); none when no provider is configured. */
   oauthSignIn?: OAuthSignIn;
 }
@@ -125,6 +128,8 @@ export class RoutesStack extends NestedStack {
       const keyUse = routesUsingSigningKey[route.id];
       if (keyUse) props.identity.useSigningKey(routeFunction.fn, keyUse, props.publicUrl);
       props.oauthSignIn?.bind(routeFunction.fn, route);
+      const secretsUse = routesUsingProviderSecrets[route.id];
+      if (secretsUse) props.providerSecrets.bind(routeFunction.fn, secretsUse);
       // In this stack's scope (not api.addRoutes, which would put the route, integration and permission under the
       // API, in the parent stack).
       const apiRoute = new HttpRoute(this, `${route.id}Route`, {

@@ -1,4 +1,4 @@
-import { createPaymentMethod, type PaymentMethodInput } from '../../shared/domain/payment-methods/payment-methods';
+import { createPaymentMethod, type PaymentMethodInput } from '../../shared/domain/payment-methods/create';
 import { httpHandler } from '../../shared/http/handler';
 import { route } from '../../shared/schemas/generated/createPaymentMethod.js';
 

@@ -1,12 +1,12 @@
 import { requireAll } from './common';
-import { PAYMENT_PROVIDER_NAMES } from '../domain/payments/provider';
-import { id, object, text, type Schema } from './common';
+import { PAYMENT_PROVIDER_NAMES, SAVED_METHOD_TYPES } from '../domain/payments/provider-names';
+import { enumOf, id, object, out, resource, text, type Schema } from './common';
 import { pagingQuery } from './list-query';
 
 export const paymentMethodCreateBody = object(
   {
-    token: text(255, 1),
-    type: { type: 'string', enum: ['card'] },
+    token: { ...text(255, 1), description: 'Sandbox: a test token (`tok_visa`…). Stripe: a PaymentMethod id (`pm_…`) from Stripe.js or a SetupIntent, or a Stripe test id (`pm_card_visa`).' },
+    type: { type: 'string', enum: SAVED_METHOD_TYPES, description: 'What the token must be; default: what the provider says it is.' },
     provider: { type: 'string', enum: PAYMENT_PROVIDER_NAMES },
     set_as_default: { type: 'boolean' },
   },
@@ -24,11 +24,15 @@ export const paymentMethodResource: Schema = requireAll({
   properties: {
     id: str,
     customer_id: str,
-    type: { type: 'string', enum: ['card'] },
+    type: { type: 'string', enum: SAVED_METHOD_TYPES },
     provider: { type: 'string', enum: PAYMENT_PROVIDER_NAMES },
     card: {
-      type: 'object',
+      type: ['object', 'null'], description: 'A card\'s details; null for a direct debit.',
       properties: { brand: str, last4: str, exp_month: { type: 'integer' }, exp_year: { type: 'integer' } },
+    },
+    sepa_debit: {
+      type: ['object', 'null'], description: 'A SEPA Direct Debit\'s bank (its code and country, as Stripe reports them) and the last 4 of the IBAN; null for a card.',
+      properties: { bank_code: { type: ['string', 'null'] }, country: { type: ['string', 'null'] }, last4: str },
     },
     is_default: { type: 'boolean' },
     created_at: str,
@@ -48,3 +52,11 @@ export const paymentMethodSummary: Schema = {
     expiration_date: { anyOf: [{ type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' }, { type: 'null' }] }, brand: nullable('string'),
   },
 };
+
+/** A Stripe SetupIntent's share for a frontend: what Stripe.js needs to confirm it. */
+export const setupIntentResource: Schema = resource({
+  id: { type: 'string', description: 'The SetupIntent (`seti_…`).' },
+  provider: enumOf(['stripe']),
+  client_secret: { type: 'string', description: 'For Stripe.js only: do not log or store it.' },
+  publishable_key: out.string,
+});

@@ -12,6 +12,7 @@ import { dueQueueVisibility, dueWorker, scheduledHandler } from '../../lib/sched
 import { authorizerHandler, routesUsingSigningKey } from '../../lib/identity';
 import { maxMetricsPerAlarm } from '../../lib/monitoring';
 import { LEASE_PARTITION } from '../../shared/db/keys';
+import { routesUsingProviderSecrets } from '../../lib/provider-secrets';
 import { tools as mcpTools } from '../../shared/mcp/catalog';
 import { routeFunctionName } from '../../shared/mcp/route-function-name';
 import { routeFunctionPrefixEnv } from '../../shared/mcp/route-invoker';
@@ -305,7 +306,7 @@ describe('HTTP API', () => {
 
   test('the authorizer reads API keys (GetItem), records their use (UpdateItem), reads the signing key\'s public half, and knows its issuer', () => {
     const authorizerFunction = functionIdByWorker.get(authorizerHandler.id)!;
-    const keyId = onlyId(template.findResources('AWS::KMS::Key'));
+    const keyId = onlyId(template.findResources('AWS::KMS::Key', { Properties: { KeySpec: 'RSA_2048' } }));
     expect(actionsOf(authorizerFunction).filter((a) => a.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
     expect(statementsOf(authorizerFunction)).toContainEqual(expect.objectContaining({ Action: 'kms:GetPublicKey', Resource: { 'Fn::GetAtt': [keyId, 'Arn'] } }));
     const fn = template.findResources('AWS::Lambda::Function')[authorizerFunction] as Resource;
@@ -321,6 +322,26 @@ describe('HTTP API', () => {
       expect([routeId, kms]).toEqual([routeId, use === 'sign' ? ['kms:GetPublicKey', 'kms:Sign'] : use === 'publish' ? ['kms:GetPublicKey'] : []]);
     }
     expect(routesUsingSigningKey.getJwks).toBe('publish');
+  });
+
+  test('a rotated KMS key encrypts the payment providers\' secrets: the connect route alone encrypts, the routes calling Stripe and the due-work worker alone decrypt', () => {
+    const keyId = onlyId(template.findResources('AWS::KMS::Key', { Properties: { EnableKeyRotation: true, KeySpec: Match.absent() } }));
+    expect(template.findResources('AWS::KMS::Key')[keyId]).toMatchObject({ DeletionPolicy: 'Retain' });
+    expect(Object.keys(routesUsingProviderSecrets).filter((id) => !functionIdByRoute.has(id))).toEqual([]);
+    for (const [routeId, functionId] of functionIdByRoute) {
+      const uses = statementsOf(functionId)
+        .filter((s) => JSON.stringify(s.Resource).includes(keyId))
+        .flatMap((s) => [s.Action].flat())
+        .sort();
+      const use = routesUsingProviderSecrets[routeId];
+      expect([routeId, uses]).toEqual([routeId, use === 'seal' ? ['kms:Encrypt'] : use === 'open' ? ['kms:Decrypt'] : []]);
+      const variables = (functions()[functionId]!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+      expect([routeId, 'PROVIDER_SECRETS_KEY_ID' in variables]).toEqual([routeId, use !== undefined]);
+    }
+    for (const [workerId, functionId] of functionIdByWorker) {
+      const uses = statementsOf(functionId).filter((s) => JSON.stringify(s.Resource).includes(keyId)).flatMap((s) => [s.Action].flat());
+      expect([workerId, uses]).toEqual([workerId, workerId === dueWorker.id ? ['kms:Decrypt'] : []]);
+    }
   });
 
   test('the MCP function may invoke the functions of its tools\' routes and no other, and knows them by their names\' prefix', () => {

@@ -36,7 +36,7 @@ describe('payment methods', () => {
     expect(first.status).toBe(201);
     expect(first.body).toEqual({
       id: expect.stringMatching(/^pm_[0-9A-Z]{26}$/), customer_id: owner.id, type: 'card', provider: 'sandbox',
-      card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: expect.any(Number) }, is_default: true,
+      card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: expect.any(Number) }, sepa_debit: null, is_default: true,
       created_at: expect.any(String), updated_at: first.body.created_at, deleted_at: null,
     });
     expect(JSON.stringify(first.body)).not.toMatch(/tok_|sbx_/);
@@ -131,7 +131,7 @@ describe('payment methods', () => {
     expect((await client.put(`/v1/customers/${owner.id}`, { currency: 'GBP' })).status).toBe(200); // not locked
     expect((await client.put(`/v1/customers/${noCurrency.id}`, { currency: 'GBP' })).status).toBe(200);
 
-    for (const body of [{}, { token: '' }, { token: 'tok_visa', type: 'sepa_debit' }, { token: 'tok_visa', provider: 'stripe' }, { token: 'tok_visa', provider_reference: 'x' }, { token: 'tok_visa', set_as_default: 'yes' }]) {
+    for (const body of [{}, { token: '' }, { token: 'tok_visa', type: 'sepa_debit' }, { token: 'tok_visa', provider: 'paypal' }, { token: 'tok_visa', provider_reference: 'x' }, { token: 'tok_visa', set_as_default: 'yes' }]) {
       expect([body, (await save(owner.id, body)).status]).toEqual([body, 400]);
     }
   });

@@ -7,7 +7,7 @@ describe('the route table', () => {
     expect(new Set(routes.map((r) => `${r.method} ${r.path}`)).size).toBe(routes.length);
   });
 
-  it('needs read for GET and write for the rest (DESIGN.md §7); only client registration takes any scope, API keys admin; OAuth and discovery are public', () => {
+  it('needs read for GET and write for the rest (DESIGN.md §7); only client registration takes any scope, API keys and payment providers admin; OAuth and discovery are public', () => {
     const oauthProtocol = (path: string) => path.startsWith('/.well-known/') || (path.startsWith('/oauth/') && path !== '/oauth/register');
     for (const route of routes) {
       // Public: OAuth's protocol routes and discovery, and the hosted pages (their link is the credential).
@@ -15,7 +15,8 @@ describe('the route table', () => {
         // The MCP endpoint takes any valid credential: each tool's own route then demands its scope.
         route.path === '/oauth/register' || route.path === '/mcp' ? 'any'
         : oauthProtocol(route.path) || route.path.startsWith('/pages/') ? 'public'
-        : route.path.startsWith('/v1/api-keys') ? 'admin' // managing credentials takes the admin scope
+        // Managing credentials, the service's or a payment provider's, takes the admin scope.
+        : route.path.startsWith('/v1/api-keys') || route.path.startsWith('/v1/payment-providers') ? 'admin'
         : route.method === 'GET' ? 'read' : 'write';
       expect([route.id, route.scope]).toEqual([route.id, expected]);
     }
@@ -43,9 +44,9 @@ describe('the route table', () => {
         expect([route.id, route.response.status]).toEqual([route.id, redirects.includes(route.id) ? 302 : form ? 303 : 200]);
         continue;
       }
-      // Also creates, under their parent: a credit top-up or usage (decisions.md: top up 201), a payment method, an
-      // invoice's transaction or credit note.
-      const child = /\/credits\/\{productId\}\/(topup|usage)$|\/(payment-methods|transactions|credit-notes|portal-sessions)$/;
+      // Also creates, under their parent: a credit top-up or usage (decisions.md: top up 201), a payment method or a
+      // Stripe setup intent, an invoice's transaction or credit note.
+      const child = /\/credits\/\{productId\}\/(topup|usage)$|\/(payment-methods|setup-intents|transactions|credit-notes|portal-sessions)$/;
       // POST /mcp is a JSON-RPC call, not a creation.
       const creates = route.method === 'POST' && route.path !== '/mcp' && (!/\/\{id\}\//.test(route.path) || child.test(route.path));
       expect([route.id, route.response.status]).toEqual([route.id, creates ? 201 : 200]);

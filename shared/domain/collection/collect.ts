@@ -82,7 +82,11 @@ async function fromPaymentMethod(ctx: Ctx, invoice: Dunned, customer: CustomerIt
   try {
     const charged = await chargeInvoice(ctx, invoice.id, methodId, {
       providerKey, check,
-      finish: (next, result) => (result.status === 'succeeded' ? afterCollected(ctx, next as Dunned, attempt) : afterFailure(ctx, next as Dunned, { attempt, errorType: result.errorType, remind })),
+      // A pending charge (a debit processing, 3-D Secure awaited) leaves the collection where it is until the provider says.
+      finish: (next, result) =>
+        result.status === 'succeeded' ? afterCollected(ctx, next as Dunned, attempt)
+        : result.status === 'failed' ? afterFailure(ctx, next as Dunned, { attempt, errorType: result.errorType, remind })
+        : { item: next, also: [] },
     });
     return charged.status === 'paid' ? 'collected' : charged.dunning?.status === 'exhausted' ? 'exhausted' : 'failed';
   } catch (error) {

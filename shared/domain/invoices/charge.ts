@@ -9,11 +9,12 @@ import { newId } from '../../ids';
 import { findCustomerItem } from '../customers/read';
 import { methodSummary, type PaymentMethodItem } from '../payment-methods/payment-method';
 import { findPaymentMethod } from '../payment-methods/payment-methods';
+import { ChargeOutcomeUnknown } from '../payments/errors';
 import { paymentProvider, type ChargeResult } from '../payments/provider';
 import { toInvoice, type Invoice, type InvoiceItem } from './invoice';
 import { assertPayable } from './payments';
 import { findInvoiceItem } from './read';
-import { paymentTransaction, settlementItems, withFailedCharge, withPayment } from './settle';
+import { paymentTransaction, settlementItems, withFailedCharge, withPayment, withPendingCharge } from './settle';
 
 async function methodFor(ctx: Ctx, invoice: InvoiceItem, given: string | undefined): Promise<PaymentMethodItem> {
   const id = given ?? invoice.payment_method_id ?? (await findCustomerItem(ctx, invoice.customer_id)).current_payment_method_id;
@@ -48,7 +49,13 @@ async function claim(ctx: Ctx, id: string, given: string | undefined, providerKe
     assertPayable(ctx, ours ? { ...invoice, charge_attempt: undefined } : invoice);
     if (invoice.amount_due === 0) throw new RuleViolation('nothing_to_charge', `Invoice '${id}' has nothing due.`);
     const method = await methodFor(ctx, invoice, given);
-    const attempt = { id: newId('tra'), started_at: ctx.clock.now().toISOString(), ...(providerKey && { provider_key: providerKey }) };
+    const started_at = ctx.clock.now().toISOString();
+    // An attempt that never finished (a crash, or no answer from the provider) may have charged: this charge is that
+    // attempt again, under its id and provider key, so the provider answers with what it did instead of charging anew.
+    const previous = invoice.charge_attempt;
+    const attempt = previous
+      ? { id: previous.id, started_at, ...(previous.provider_key && { provider_key: previous.provider_key }) }
+      : { id: newId('tra'), started_at, ...(providerKey && { provider_key: providerKey }) };
     const claimed = await putIfUnchanged({ ...invoice, payment_method_id: method.id, charge_attempt: attempt }, invoice._version);
     return { invoice: claimed, method, attempt };
   });
@@ -60,10 +67,15 @@ async function finish(ctx: Ctx, id: string, attemptId: string, method: PaymentMe
     const invoice = await findInvoiceItem(ctx, id);
     if (invoice.charge_attempt?.id !== attemptId) throw new Conflict(`The charge of invoice '${id}' was taken over by another one.`, 'charge_in_progress');
     const transaction = paymentTransaction(ctx, invoice, attemptId, {
-      amount: invoice.amount_due, provider_id: result.providerId, payment_method: methodSummary(method),
-      status: result.status, error_type: result.status === 'failed' ? result.errorType : null, comment: result.status === 'failed' ? result.message : null,
+      amount: invoice.amount_due, provider_id: result.providerId || null, payment_method: methodSummary(method), status: result.status,
+      provider_fee: result.status === 'succeeded' ? result.providerFee : null,
+      error_type: result.status === 'failed' ? result.errorType : result.status === 'pending' ? result.reason : null,
+      comment: result.status === 'succeeded' ? null : result.message,
     });
-    const charged = result.status === 'succeeded' ? withPayment(ctx, invoice, transaction) : withFailedCharge(ctx, invoice, transaction);
+    const charged =
+      result.status === 'succeeded' ? withPayment(ctx, invoice, transaction)
+      : result.status === 'failed' ? withFailedCharge(ctx, invoice, transaction)
+      : withPendingCharge(ctx, invoice, transaction, result.reason);
     // The collection's state moves in the same write: its retries, or its end (docs/collection.md).
     const moved = collection ? collection.finish(charged, result) : result.status === 'succeeded' ? afterOutsidePayment(ctx, charged) : { item: charged, also: [] };
     const next = { ...moved.item, _version: invoice._version + 1 };
@@ -80,21 +92,34 @@ async function finish(ctx: Ctx, id: string, attemptId: string, method: PaymentMe
  * preparation, redone by a retry after a crash, and the provider gets a key derived from the request's key, so the
  * retry's charge is the crashed one's, never a second.
  */
-export async function chargeInvoice(ctx: Ctx, id: string, paymentMethodId?: string, collection?: CollectionCharge): Promise<Invoice> {
+export async function chargeInvoice(ctx: Ctx, id: string, paymentMethodId?: string, collection?: CollectionCharge, onSession = false): Promise<Invoice> {
   const providerKey = collection?.providerKey ?? effectKey();
   const { invoice, method, attempt } = await outsideEffect(() => claim(ctx, id, paymentMethodId, providerKey, collection));
   let result: ChargeResult;
   try {
-    const idempotencyKey = providerKey ?? attempt.id;
-    result = await paymentProvider(method.provider).charge({ reference: method.provider_reference, amount: invoice.amount_due, currency: invoice.currency, idempotencyKey });
+    result = await paymentProvider(method.provider).charge({
+      reference: method.provider_reference, amount: invoice.amount_due, currency: invoice.currency, idempotencyKey: attempt.provider_key ?? attempt.id,
+      owner: { ctx, customerId: invoice.customer_id }, accountId: method.provider_account_id, offSession: !onSession,
+      metadata: { invoice_id: invoice.id, attempt_id: attempt.id },
+    });
   } catch (error) {
-    await outsideEffect(() => release(ctx, id, attempt.id));
+    // No answer: the attempt stays, marked, so that the next charge asks the provider again under the same key.
+    await outsideEffect(() => (error instanceof ChargeOutcomeUnknown ? markUnknown(ctx, id, attempt.id) : release(ctx, id, attempt.id)));
     throw error;
   }
   return finish(ctx, id, attempt.id, method, result, collection);
 }
 
-/** The provider could not be reached: the claim is lifted so the invoice can be charged again. */
+/** The provider never answered: the attempt is kept, and the next charge may take it over at once. */
+async function markUnknown(ctx: Ctx, id: string, attemptId: string): Promise<void> {
+  await retryOnRace(async () => {
+    const invoice = await findInvoiceItem(ctx, id);
+    if (invoice.charge_attempt?.id !== attemptId) return;
+    await putIfUnchanged({ ...invoice, charge_attempt: { ...invoice.charge_attempt, outcome_unknown: true } }, invoice._version);
+  });
+}
+
+/** The charge failed before reaching the provider: the claim is lifted so the invoice can be charged again. */
 async function release(ctx: Ctx, id: string, attemptId: string): Promise<void> {
   await retryOnRace(async () => {
     const invoice = await findInvoiceItem(ctx, id);

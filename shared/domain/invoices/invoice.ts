@@ -75,11 +75,13 @@ export interface PaymentTransaction {
   process_at: string;
   refunded_at: string | null;
   last_refreshed_at: string;
-  provider_fee: null;
+  /** The provider's fee for the payment (Stripe's balance transaction), in minor units; null when not reported. */
+  provider_fee: number | null;
   chargeback: null;
   integrations: unknown[];
   payment_method: PaymentMethodSummary | null;
-  status: 'succeeded' | 'failed';
+  /** `pending`: at the provider, neither paid nor failed yet (a SEPA debit processing, 3-D Secure awaited). */
+  status: 'succeeded' | 'failed' | 'pending';
   error_type: string | null;
   comment: string | null;
 }
@@ -184,7 +186,13 @@ export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url' | 'collection_
   wallet_load: { wallet_id: string; load_id: string } | null;
   /** Set while a charge is at the payment provider: no other payment may start (see charge.ts). */
   /** `provider_key`: the provider's idempotency key when derived from the request's Idempotency-Key (charge.ts). */
-  charge_attempt?: { id: string; started_at: string; provider_key?: string };
+  /** `outcome_unknown`: the provider never answered; the next charge is this attempt again, under its key. */
+  charge_attempt?: { id: string; started_at: string; provider_key?: string; outcome_unknown?: boolean };
+  /**
+   * A charge the provider has not settled (its transaction is `pending`): no other charge starts until the provider
+   * says (docs/payments.md).
+   */
+  pending_charge?: { transaction_id: string; provider_id: string; reason: 'processing' | 'authentication_required' };
   gsi4pk?: string;
   gsi4sk?: string;
   /** Revocation of the hosted page's links: revoking moves it on, and only links of the current one open (hosted-pages.md). */
@@ -232,7 +240,7 @@ export function assertStorable(item: InvoiceItem): void {
 const INTERNAL = [
   'pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'gsi4pk', 'gsi4sk', 'lf', 'invoicing_entity_id', 'tax_rate_exact', 'coupon_terms',
   'promotion_code_id', 'redeemed_coupon_ids', 'fixed_dates', 'credited_amount', 'refunded_amount', 'credited_by_line', 'wallet_load', 'charge_attempt',
-  'link_generation',
+  'link_generation', 'pending_charge',
 ] as const;
 
 export function toInvoice(item: InvoiceItem): Invoice {

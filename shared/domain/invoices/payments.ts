@@ -32,8 +32,11 @@ export function assertPayable(ctx: Ctx, invoice: InvoiceItem): void {
 
 /** A charge at the provider is for the amount due when it started: nothing may change that amount meanwhile. */
 export function assertNoChargeRunning(ctx: Ctx, invoice: InvoiceItem): void {
+  if (invoice.pending_charge) {
+    throw new Conflict(`Invoice '${invoice.id}' has a payment pending at the provider (${invoice.pending_charge.reason}); its outcome settles it.`, 'charge_pending');
+  }
   const attempt = invoice.charge_attempt;
-  if (attempt && ctx.clock.now().getTime() - Date.parse(attempt.started_at) < CHARGE_LOCK_MS) {
+  if (attempt && !attempt.outcome_unknown && ctx.clock.now().getTime() - Date.parse(attempt.started_at) < CHARGE_LOCK_MS) {
     throw new Conflict(`Invoice '${invoice.id}' is being charged right now; try again once the charge is over.`, 'charge_in_progress');
   }
 }

@@ -4,13 +4,16 @@ import { paidLoadCreditItems } from '../wallets/operations';
 import type { TransactItem } from '../../db/transactions';
 import { invoiceListFields, type InvoiceItem, type PaymentTransaction } from './invoice';
 
-type TransactionDraft = Pick<PaymentTransaction, 'amount' | 'provider_id' | 'payment_method' | 'status' | 'error_type' | 'comment'> & { process_at?: string };
+type TransactionDraft = Pick<PaymentTransaction, 'amount' | 'provider_id' | 'payment_method' | 'status' | 'error_type' | 'comment'> & {
+  process_at?: string;
+  provider_fee?: number | null;
+};
 
 export function paymentTransaction(ctx: Ctx, invoice: InvoiceItem, id: string, draft: TransactionDraft, type: PaymentTransaction['type'] = 'payment'): PaymentTransaction {
   const now = ctx.clock.now().toISOString();
   return {
     id, type, amount: draft.amount, currency: invoice.currency, customer_id: invoice.customer_id, provider_id: draft.provider_id, process_at: draft.process_at ?? now,
-    refunded_at: null, last_refreshed_at: now, provider_fee: null, chargeback: null, integrations: [], payment_method: draft.payment_method,
+    refunded_at: null, last_refreshed_at: now, provider_fee: draft.provider_fee ?? null, chargeback: null, integrations: [], payment_method: draft.payment_method,
     status: draft.status, error_type: draft.error_type, comment: draft.comment,
   };
 }
@@ -40,6 +43,22 @@ export function withPayment(ctx: Ctx, invoice: InvoiceItem, transaction: Payment
 /** A failed charge: the invoice moves to `error` and keeps the failed transaction (decisions.md). */
 export function withFailedCharge(ctx: Ctx, invoice: InvoiceItem, transaction: PaymentTransaction): InvoiceItem {
   const next: InvoiceItem = { ...invoice, status: 'error', transactions: [...invoice.transactions, transaction], updated_at: ctx.clock.now().toISOString() };
+  delete next.charge_attempt;
+  next.lf = invoiceListFields(next);
+  return next;
+}
+
+/**
+ * A charge the provider has not settled (processing, or awaiting the customer's authentication): the invoice keeps
+ * its status and the pending transaction, and no other charge starts until the provider says (docs/payments.md).
+ */
+export function withPendingCharge(ctx: Ctx, invoice: InvoiceItem, transaction: PaymentTransaction, reason: 'processing' | 'authentication_required'): InvoiceItem {
+  const next: InvoiceItem = {
+    ...invoice,
+    transactions: [...invoice.transactions, transaction],
+    pending_charge: { transaction_id: transaction.id, provider_id: transaction.provider_id ?? '', reason },
+    updated_at: ctx.clock.now().toISOString(),
+  };
   delete next.charge_attempt;
   next.lf = invoiceListFields(next);
   return next;

@@ -4,7 +4,8 @@ import { toInvoice, type Invoice, type InvoiceItem, type PaymentTransaction } fr
 import { chargeInvoice } from '../invoices/charge';
 import { canMove } from '../invoices/transitions';
 import type { PaymentMethodItem } from '../payment-methods/payment-method';
-import { createPaymentMethod, findPaymentMethod } from '../payment-methods/payment-methods';
+import { createPaymentMethod } from '../payment-methods/create';
+import { findPaymentMethod } from '../payment-methods/payment-methods';
 import { audienceOf, type Audience } from './audience';
 import { findLinkedInvoice } from './linked-invoice';
 import { submitOnce, type Submission } from './page-effect';
@@ -67,6 +68,7 @@ export async function payInvoiceFromPage(ctx: Ctx, item: InvoiceItem, choice: Pa
   return submitOnce(ctx, 'payInvoicePage', nonce, { invoice: item.id, ...choice }, async () => {
     assertFewDeclines(ctx, item);
     const method = choice.method === 'card' ? await createPaymentMethod(ctx, item.customer_id, { token: choice.token }) : undefined;
-    return chargeInvoice(ctx, item.id, method?.id);
+    // The customer is on the page: on session (a 3-D Secure challenge can be answered there).
+    return chargeInvoice(ctx, item.id, method?.id, undefined, true);
   });
 }

@@ -3,7 +3,7 @@ import { RuleViolation } from '../../errors';
 import type { Tier } from '../pricing/types';
 import { findPriceConfigurationItem } from '../catalog/price-configurations';
 import { updateCustomer } from '../customers/update';
-import { createPaymentMethod } from '../payment-methods/payment-methods';
+import { createPaymentMethod } from '../payment-methods/create';
 import { toQuote, type Quote, type QuoteItem, type QuoteLineItem } from '../quotes/quote';
 import { findQuoteItem } from '../quotes/read';
 import { signQuote } from '../quotes/sign';

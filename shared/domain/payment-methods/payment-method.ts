@@ -3,7 +3,7 @@ import type { StoredItem } from '../../db/items';
 import { entityKey } from '../../db/keys';
 import { parentCounter } from '../../db/pagination';
 import { NotFound } from '../../errors';
-import type { CardDetails, PaymentProviderName } from '../payments/provider';
+import type { CardDetails, PaymentProviderName, SavedMethodType, SepaDebitDetails } from '../payments/provider';
 
 /** The entity type of payment methods: `WS#<ws>#PM#<pm_id>` / `PM` (customers/references.ts checks this key). */
 export const PAYMENT_METHOD = 'PM';
@@ -16,11 +16,16 @@ export interface PaymentMethodItem extends StoredItem {
   _type: 'payment_method';
   id: string;
   customer_id: string;
-  type: 'card';
+  type: SavedMethodType;
   provider: PaymentProviderName;
   /** The provider's handle on the method (what `charge` takes). Internal: never returned. */
   provider_reference: string;
-  card: CardDetails;
+  /** The provider's account holding the method (Stripe's `acct_…`), for providers with accounts. Internal. */
+  provider_account_id?: string;
+  /** A card's details; null for a direct debit. */
+  card: CardDetails | null;
+  /** A SEPA Direct Debit's bank and last 4 of the IBAN; null (or absent, before there were any) for a card. */
+  sepa_debit?: SepaDebitDetails | null;
   /** The customer's currency when the method was saved: the currency it locked. Internal. */
   currency: string;
   /**
@@ -51,7 +56,8 @@ export function toPaymentMethod(item: PaymentMethodItem, defaultId: string | nul
     customer_id: item.customer_id,
     type: item.type,
     provider: item.provider,
-    card: { brand: item.card.brand, last4: item.card.last4, exp_month: item.card.exp_month, exp_year: item.card.exp_year },
+    card: item.card && { brand: item.card.brand, last4: item.card.last4, exp_month: item.card.exp_month, exp_year: item.card.exp_year },
+    sepa_debit: item.sepa_debit ? { bank_code: item.sepa_debit.bank_code, country: item.sepa_debit.country, last4: item.sepa_debit.last4 } : null,
     is_default: item.deleted_at === null && item.id === defaultId,
     created_at: item.created_at,
     updated_at: item.updated_at,
@@ -73,12 +79,12 @@ export interface PaymentMethodSummary {
   brand: string | null;
 }
 
+/** A card: its last 4, expiry and brand; a direct debit: the last 4 of its IBAN (it neither expires nor has a brand). */
 export function methodSummary(item: PaymentMethodItem): PaymentMethodSummary {
   const { card } = item;
-  return {
-    id: item.id, status: item.deleted_at ? 'deleted' : 'active', type: item.type, last_4_digits: Number(card.last4),
-    expiration_date: `${card.exp_year}-${String(card.exp_month).padStart(2, '0')}`, brand: card.brand,
-  };
+  const saved = { id: item.id, status: item.deleted_at ? 'deleted' : 'active', type: item.type };
+  if (!card) return { ...saved, last_4_digits: Number(item.sepa_debit!.last4), expiration_date: null, brand: null };
+  return { ...saved, last_4_digits: Number(card.last4), expiration_date: `${card.exp_year}-${String(card.exp_month).padStart(2, '0')}`, brand: card.brand };
 }
 
 /** A way of paying that is no saved method (a transfer, the wallet…): its type, and its id when it has one. */

@@ -1,29 +1,16 @@
-import { rearmCollection } from '../collection/rearm';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
 import { getItem, retryOnRace } from '../../db/items';
-import { counterKey, parentListKeys, parentListPartition, type Key } from '../../db/keys';
+import { counterKey, parentListPartition, type Key } from '../../db/keys';
 import { counterUpdate, type Page } from '../../db/pagination';
 import { transactWrite, type TransactItem } from '../../db/transactions';
-import { RuleViolation } from '../../errors';
-import { newId } from '../../ids';
 import { getConsistently } from '../credits/read';
-import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
 import { customerItemKey, type CustomerItem } from '../customers/customer';
 import { customerNotFound } from '../customers/read';
-import { paymentProvider, type PaymentProviderName } from '../payments/provider';
 import {
-  PAYMENT_METHOD, PARENT_FIELD, customerMethodsCounter, methodSummary, paymentMethodKey, paymentMethodNotFound, toPaymentMethod,
-  type PaymentMethod, type PaymentMethodItem,
+  PAYMENT_METHOD, PARENT_FIELD, customerMethodsCounter, paymentMethodKey, paymentMethodNotFound, toPaymentMethod, type PaymentMethod, type PaymentMethodItem,
 } from './payment-method';
-
-export interface PaymentMethodInput {
-  token: string;
-  type?: 'card';
-  provider?: PaymentProviderName;
-  set_as_default?: boolean;
-}
 
 const isLive = (customer: CustomerItem | undefined): customer is CustomerItem => !!customer && !customer.deleted_at;
 
@@ -41,7 +28,8 @@ async function readCustomerAndMethod(ctx: Ctx, customerId: string, id: string): 
   return { customer, method };
 }
 
-async function liveCustomer(ctx: Ctx, customerId: string): Promise<CustomerItem> {
+/** The path customer, strongly consistent: 404 when unknown, of another workspace, or deleted. */
+export async function liveCustomer(ctx: Ctx, customerId: string): Promise<CustomerItem> {
   const customer = await getItem<CustomerItem>(customerItemKey(ctx, customerId), true);
   if (!isLive(customer)) throw customerNotFound(customerId);
   return customer;
@@ -56,71 +44,6 @@ export async function findPaymentMethod(ctx: Ctx, customerId: string, id: string
   const method = await getItem<PaymentMethodItem>(paymentMethodKey(ctx, id), true);
   if (!belongs(method, customerId)) throw paymentMethodNotFound(id);
   return method;
-}
-
-/**
- * Saves a card for a customer (live, with a currency: else 404 / 422 `customer_currency_missing`) through its
- * provider, which vets the token first (422 `payment_method_invalid`). One transaction writes the method, its
- * entry in the customer's list and that list's counter, and locks the customer's currency; when the method becomes
- * the default (asked with `set_as_default`, or the customer has none), the same customer Update sets
- * `current_payment_method_id`/`_type`. A concurrent change of the customer (currency, default, deletion) makes the
- * transaction fail and the write start over from the customer as it now is; the provider is asked only once.
- */
-export async function createPaymentMethod(ctx: Ctx, customerId: string, input: PaymentMethodInput): Promise<PaymentMethod> {
-  let customer: CustomerItem | undefined = await liveCustomer(ctx, customerId);
-  assertCurrency(customer);
-  const provider = paymentProvider(input.provider ?? 'sandbox');
-  const attached = await provider.attach(input.token);
-  const created = await retryOnRace(async () => {
-    const current = customer ?? (await liveCustomer(ctx, customerId));
-    customer = undefined; // a retry reads the customer again
-    const currency = assertCurrency(current);
-    const now = ctx.clock.now();
-    const iso = now.toISOString();
-    const id = newId('pm', now.getTime());
-    const makeDefault = input.set_as_default ?? !current.current_payment_method_id;
-    const item: PaymentMethodItem = {
-      ...paymentMethodKey(ctx, id),
-      ...parentListKeys(ctx, PAYMENT_METHOD, PARENT_FIELD, current.id, iso, id),
-      _type: 'payment_method',
-      _version: 0,
-      id,
-      customer_id: current.id,
-      type: input.type ?? 'card',
-      provider: provider.name,
-      provider_reference: attached.reference,
-      card: attached.card,
-      currency,
-      created_as_default: makeDefault,
-      created_at: iso,
-      updated_at: iso,
-      deleted_at: null,
-    };
-    const also: CustomerAlso = makeDefault
-      ? {
-          set: { current_payment_method_id: id, current_payment_method_type: item.type, current_payment_method_summary: methodSummary(item), updated_at: iso },
-          // Made default because the customer had none: only if it still has none.
-          ...(input.set_as_default === undefined && { expect: { current_payment_method_id: null } }),
-        }
-      : {};
-    await transactWrite([
-      { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-      counterUpdate(ctx, customerMethodsCounter(current.id), 1),
-      // Fails when the customer changed its currency, lost it, was deleted or got a default meanwhile: retried.
-      currencyLockItem(ctx, current.id, 'payment_method', currency, also),
-    ]);
-    return toPaymentMethod(item, makeDefault ? id : current.current_payment_method_id);
-  });
-  // A new default re-arms the automatic collection of the customer's unpaid invoices (docs/collection.md).
-  if (created.is_default) await rearmCollection(ctx, customerId);
-  return created;
-}
-
-function assertCurrency(customer: CustomerItem): string {
-  if (!customer.currency) {
-    throw new RuleViolation('customer_currency_missing', `Customer '${customer.id}' has no currency: set one before saving a payment method.`);
-  }
-  return customer.currency;
 }
 
 export async function getPaymentMethod(ctx: Ctx, customerId: string, id: string): Promise<PaymentMethod> {
@@ -186,7 +109,7 @@ export async function deletePaymentMethod(ctx: Ctx, customerId: string, id: stri
           Update: {
             TableName: tableName(),
             Key: customerKey,
-            UpdateExpression: `SET current_payment_method_id = :none, current_payment_method_summary = :none, ${customer.current_payment_method_type === 'card' ? 'current_payment_method_type = :none, ' : ''}updated_at = :now, #v = #v + :one`,
+            UpdateExpression: `SET current_payment_method_id = :none, current_payment_method_summary = :none, ${customer.current_payment_method_type === method.type ? 'current_payment_method_type = :none, ' : ''}updated_at = :now, #v = #v + :one`,
             ConditionExpression: '#v = :read',
             ExpressionAttributeNames: { '#v': '_version' },
             ExpressionAttributeValues: { ':none': null, ':now': now, ':one': 1, ':read': customer._version },

@@ -1,7 +1,11 @@
+import type { Ctx } from '../../context';
 import { RuleViolation } from '../../errors';
+import { PAYMENT_PROVIDER_NAMES, type PaymentProviderName } from './provider-names';
 import { sandboxProvider } from './sandbox';
+import { stripeProvider } from './stripe/provider';
 
 export { paymentMethodInvalid } from './errors';
+export { PAYMENT_PROVIDER_NAMES, SAVED_METHOD_TYPES, type PaymentProviderName, type SavedMethodType } from './provider-names';
 
 /** What a provider knows of a card: never its number, only what can be shown. */
 export interface CardDetails {
@@ -11,10 +15,24 @@ export interface CardDetails {
   exp_year: number;
 }
 
+/** What a provider knows of a SEPA Direct Debit mandate's account: its bank and the last 4 of the IBAN. */
+export interface SepaDebitDetails {
+  bank_code: string | null;
+  country: string | null;
+  last4: string;
+}
+
 /** A token turned into a reusable payment method at the provider. `reference` stays internal (never returned). */
-export interface AttachedMethod {
+export type AttachedMethod = {
   reference: string;
-  card: CardDetails;
+  /** The provider's account the method lives in (Stripe's `acct_…`), when the provider has accounts. */
+  accountId?: string;
+} & ({ type: 'card'; card: CardDetails; sepa_debit: null } | { type: 'direct_debit'; card: null; sepa_debit: SepaDebitDetails });
+
+/** Whose method is being saved: the workspace (from the credential) and our customer. */
+export interface MethodOwner {
+  ctx: Ctx;
+  customerId: string;
 }
 
 export interface ChargeInput {
@@ -25,29 +43,38 @@ export interface ChargeInput {
   currency: string;
   /** One key per charge attempt: the same key always gives the same outcome and `providerId`. */
   idempotencyKey: string;
+  /** Whose method it is (providers with accounts and customers need it; the sandbox does not). */
+  owner?: MethodOwner;
+  /** The provider's account the method was saved in (`provider_account_id`). */
+  accountId?: string;
+  /** Merchant-initiated (automatic collection, the API): no customer at hand to authenticate. Default true. */
+  offSession?: boolean;
+  /** Shown beside the charge at the provider: the workspace, invoice and attempt. */
+  metadata?: Record<string, string>;
 }
 
 export type ChargeResult =
-  | { status: 'succeeded'; providerId: string }
-  | { status: 'failed'; providerId: string; errorType: string; message: string };
+  | { status: 'succeeded'; providerId: string; providerFee?: number | null }
+  | { status: 'failed'; providerId: string; errorType: string; message: string }
+  /**
+   * Neither paid nor failed yet: `processing` (a SEPA debit, days) or `authentication_required` (3-D Secure: the
+   * customer must confirm it on session). The provider tells the outcome later (its webhooks, or a retrieve).
+   */
+  | { status: 'pending'; providerId: string; reason: 'processing' | 'authentication_required'; message: string };
 
 /**
- * A payment provider (decisions.md, "Invoices"): the built-in `sandbox`, later real ones (Stripe). A provider
+ * A payment provider (decisions.md, "Invoices"): the built-in `sandbox`, and Stripe (docs/payments.md). A provider
  * holds no state of ours: the payment method item keeps the provider's name and reference.
  */
 export interface PaymentProvider {
   name: PaymentProviderName;
-  /** Saves a card from a provider token. An unusable token throws a 422 RuleViolation `payment_method_invalid`. */
-  attach(token: string): Promise<AttachedMethod>;
+  /** Saves a method from a provider token. An unusable token throws a 422 RuleViolation `payment_method_invalid`. */
+  attach(token: string, owner: MethodOwner): Promise<AttachedMethod>;
   /** Charges a saved method. A decline is a `failed` result, not an exception. */
   charge(input: ChargeInput): Promise<ChargeResult>;
 }
 
-/** The providers a payment method may name (the request schema's enum). */
-export const PAYMENT_PROVIDER_NAMES = ['sandbox'] as const;
-export type PaymentProviderName = (typeof PAYMENT_PROVIDER_NAMES)[number];
-
-const PROVIDERS: Record<PaymentProviderName, PaymentProvider> = { sandbox: sandboxProvider };
+const PROVIDERS: Record<PaymentProviderName, PaymentProvider> = { sandbox: sandboxProvider, stripe: stripeProvider };
 
 /** The provider of that name (as stored on a payment method); an unknown name is a 422 `payment_provider_unknown`. */
 export function paymentProvider(name: string): PaymentProvider {

@@ -37,7 +37,7 @@ export function createSandboxProvider(at: Clock = clock): PaymentProvider {
         throw paymentMethodInvalid(`The sandbox provider does not know the token '${token}'; use one of ${Object.keys(TOKENS).join(', ')}.`);
       }
       const card: CardDetails = { brand: 'visa', last4: behaviour.last4, exp_month: 12, exp_year: at.now().getUTCFullYear() + 3 };
-      return { reference: `sbx_${behaviour.kind}_${ulid(at.now().getTime())}`, card };
+      return { reference: `sbx_${behaviour.kind}_${ulid(at.now().getTime())}`, type: 'card', card, sepa_debit: null };
     },
     async charge({ reference, amount, currency, idempotencyKey }): Promise<ChargeResult> {
       if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError(`A charge amount is a positive integer of minor units, not ${amount}.`);

@@ -34,7 +34,7 @@ function paySection(view: ViewContext, page: InvoicePage, forms: InvoiceForms): 
     ${savedMethod ? html`
     <form method="post" action="${forms.path}/pay">
       ${csrfField(forms.payToken)}<input type="hidden" name="method" value="saved">
-      <p>${t('pay.with_saved', { brand: savedMethod.card.brand.toUpperCase(), last4: savedMethod.card.last4 })}</p>
+      <p>${savedMethod.card ? t('pay.with_saved', { brand: savedMethod.card.brand.toUpperCase(), last4: savedMethod.card.last4 }) : t('pay.with_saved_sepa', { last4: savedMethod.sepa_debit?.last4 ?? '' })}</p>
       <button type="submit">${t('pay.submit', { amount })}</button>
     </form>` : ''}
     <form method="post" action="${forms.path}/pay">

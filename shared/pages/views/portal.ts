@@ -46,7 +46,9 @@ export function portalView(view: ViewContext, page: PortalPage, forms: PortalFor
 
   <h2>${t('portal.payment_methods')}</h2>
   ${list(view, page.paymentMethods.map((m) => {
-    const card = t('portal.card', { brand: m.card.brand.toUpperCase(), last4: m.card.last4, month: String(m.card.exp_month).padStart(2, '0'), year: m.card.exp_year });
+    const card = m.card
+      ? t('portal.card', { brand: m.card.brand.toUpperCase(), last4: m.card.last4, month: String(m.card.exp_month).padStart(2, '0'), year: m.card.exp_year })
+      : t('portal.sepa_debit', { last4: m.sepa_debit?.last4 ?? '' });
     return html`<li data-payment-method="${m.id}"><span>${card}</span>
       ${m.is_default ? html`<strong>${t('portal.default')}</strong>` : html`
       <form method="post" action="${forms.path}/payment-methods/default">${csrfField(forms.tokens.make_default)}<input type="hidden" name="payment_method_id" value="${m.id}">

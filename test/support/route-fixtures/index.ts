@@ -11,6 +11,7 @@ import { meteringFixtures } from './metering';
 import { oauthFixtures } from './oauth';
 import { pageFixtures } from './pages';
 import { paymentMethodFixtures } from './payment-methods';
+import { paymentProviderFixtures } from './payment-providers';
 import { promotionCodeFixtures } from './promotion-codes';
 import { quoteFixtures } from './quotes';
 import type { AreaFixtures } from './types';
@@ -22,6 +23,7 @@ const areas: AreaFixtures[] = [
   invoicingEntityFixtures,
   customerFixtures,
   paymentMethodFixtures,
+  paymentProviderFixtures,
   catalogFixtures,
   aggregatorFixtures,
   couponFixtures, promotionCodeFixtures,

@@ -1,0 +1,96 @@
+import type { Ctx } from '../../context';
+import { tableName } from '../../db/client';
+import { retryOnRace } from '../../db/items';
+import { parentListKeys } from '../../db/keys';
+import { counterUpdate } from '../../db/pagination';
+import { transactWrite } from '../../db/transactions';
+import { RuleViolation } from '../../errors';
+import { newId } from '../../ids';
+import { rearmCollection } from '../collection/rearm';
+import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
+import type { CustomerItem } from '../customers/customer';
+import { paymentProvider, type PaymentProviderName, type SavedMethodType } from '../payments/provider';
+import { PAYMENT_METHOD, PARENT_FIELD, customerMethodsCounter, methodSummary, paymentMethodKey, toPaymentMethod, type PaymentMethod, type PaymentMethodItem } from './payment-method';
+import { liveCustomer } from './payment-methods';
+
+/*
+ * Saving a method, apart from reading and deleting them (payment-methods.ts): it alone asks the provider, so it alone
+ * bundles the providers' SDKs.
+ */
+
+export interface PaymentMethodInput {
+  token: string;
+  type?: SavedMethodType;
+  provider?: PaymentProviderName;
+  set_as_default?: boolean;
+}
+
+/**
+ * Saves a card for a customer (live, with a currency: else 404 / 422 `customer_currency_missing`) through its
+ * provider, which vets the token first (422 `payment_method_invalid`). One transaction writes the method, its
+ * entry in the customer's list and that list's counter, and locks the customer's currency; when the method becomes
+ * the default (asked with `set_as_default`, or the customer has none), the same customer Update sets
+ * `current_payment_method_id`/`_type`. A concurrent change of the customer (currency, default, deletion) makes the
+ * transaction fail and the write start over from the customer as it now is; the provider is asked only once.
+ */
+export async function createPaymentMethod(ctx: Ctx, customerId: string, input: PaymentMethodInput): Promise<PaymentMethod> {
+  let customer: CustomerItem | undefined = await liveCustomer(ctx, customerId);
+  assertCurrency(customer);
+  const provider = paymentProvider(input.provider ?? 'sandbox');
+  const attached = await provider.attach(input.token, { ctx, customerId });
+  if (input.type && input.type !== attached.type) {
+    throw new RuleViolation('payment_method_type_mismatch', `The token is a ${attached.type} method, not a ${input.type} one.`);
+  }
+  const created = await retryOnRace(async () => {
+    const current = customer ?? (await liveCustomer(ctx, customerId));
+    customer = undefined; // a retry reads the customer again
+    const currency = assertCurrency(current);
+    const now = ctx.clock.now();
+    const iso = now.toISOString();
+    const id = newId('pm', now.getTime());
+    const makeDefault = input.set_as_default ?? !current.current_payment_method_id;
+    const item: PaymentMethodItem = {
+      ...paymentMethodKey(ctx, id),
+      ...parentListKeys(ctx, PAYMENT_METHOD, PARENT_FIELD, current.id, iso, id),
+      _type: 'payment_method',
+      _version: 0,
+      id,
+      customer_id: current.id,
+      type: attached.type,
+      provider: provider.name,
+      provider_reference: attached.reference,
+      ...(attached.accountId && { provider_account_id: attached.accountId }),
+      card: attached.card,
+      sepa_debit: attached.sepa_debit,
+      currency,
+      created_as_default: makeDefault,
+      created_at: iso,
+      updated_at: iso,
+      deleted_at: null,
+    };
+    const also: CustomerAlso = makeDefault
+      ? {
+          set: { current_payment_method_id: id, current_payment_method_type: item.type, current_payment_method_summary: methodSummary(item), updated_at: iso },
+          // Made default because the customer had none: only if it still has none.
+          ...(input.set_as_default === undefined && { expect: { current_payment_method_id: null } }),
+        }
+      : {};
+    await transactWrite([
+      { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      counterUpdate(ctx, customerMethodsCounter(current.id), 1),
+      // Fails when the customer changed its currency, lost it, was deleted or got a default meanwhile: retried.
+      currencyLockItem(ctx, current.id, 'payment_method', currency, also),
+    ]);
+    return toPaymentMethod(item, makeDefault ? id : current.current_payment_method_id);
+  });
+  // A new default re-arms the automatic collection of the customer's unpaid invoices (docs/collection.md).
+  if (created.is_default) await rearmCollection(ctx, customerId);
+  return created;
+}
+
+function assertCurrency(customer: CustomerItem): string {
+  if (!customer.currency) {
+    throw new RuleViolation('customer_currency_missing', `Customer '${customer.id}' has no currency: set one before saving a payment method.`);
+  }
+  return customer.currency;
+}

@@ -1,0 +1,74 @@
+import Stripe from 'stripe';
+import { ServiceUnavailable } from '../../../errors';
+import { connectedStripe } from '../../payment-providers/connect';
+import { ChargeOutcomeUnknown } from '../errors';
+import type { ChargeInput, ChargeResult } from '../provider';
+import { stripeCustomerOf } from './customers';
+import { atStripe } from './errors';
+
+/** Stripe's fee for the charge, from its balance transaction (expanded with the PaymentIntent). */
+function feeOf(intent: Stripe.PaymentIntent): number | null {
+  const charge = intent.latest_charge;
+  const transaction = charge && typeof charge === 'object' ? charge.balance_transaction : null;
+  return transaction && typeof transaction === 'object' ? transaction.fee : null;
+}
+
+/** What a PaymentIntent's state means for the invoice (docs/payments.md, "States"). */
+export function outcomeOf(intent: Stripe.PaymentIntent): ChargeResult {
+  const providerId = intent.id;
+  switch (intent.status) {
+    case 'succeeded':
+      return { status: 'succeeded', providerId, providerFee: feeOf(intent) };
+    case 'processing':
+      return { status: 'pending', providerId, reason: 'processing', message: 'Stripe is processing the payment (a debit takes days); its webhook settles it.' };
+    case 'requires_action':
+      return { status: 'pending', providerId, reason: 'authentication_required', message: 'The customer must authenticate the payment (3-D Secure).' };
+    default: {
+      const error = intent.last_payment_error;
+      if (error?.code === 'authentication_required') {
+        return { status: 'pending', providerId, reason: 'authentication_required', message: error.message ?? 'The customer must authenticate the payment (3-D Secure).' };
+      }
+      return { status: 'failed', providerId, errorType: error?.decline_code ?? error?.code ?? intent.status, message: error?.message ?? `The payment is ${intent.status}.` };
+    }
+  }
+}
+
+/**
+ * One PaymentIntent per charge attempt, created and confirmed at once for the method's Stripe customer, with the
+ * attempt's idempotency key: a retried or crashed attempt gets Stripe's first answer again, never a second charge.
+ * A decline is an answer (Stripe's 402 carries the PaymentIntent), not an error; no answer at all is a
+ * ChargeOutcomeUnknown, to be retried as the same attempt.
+ */
+export async function chargeWithStripe(input: ChargeInput): Promise<ChargeResult> {
+  if (!input.owner) throw new Error('A Stripe charge needs the workspace and customer it is for.');
+  const { ctx, customerId } = input.owner;
+  const { connection, stripe } = await connectedStripe(ctx);
+  if (input.accountId && input.accountId !== connection.account_id) {
+    return { status: 'failed', providerId: '', errorType: 'payment_method_unavailable', message: 'The payment method was saved in another Stripe account than the one connected now.' };
+  }
+  const customer = await stripeCustomerOf(ctx, stripe, connection, customerId);
+  const params: Stripe.PaymentIntentCreateParams = {
+    amount: input.amount, currency: input.currency.toLowerCase(), customer, payment_method: input.reference, confirm: true,
+    off_session: input.offSession ?? true, metadata: { workspace_id: ctx.workspaceId, ...input.metadata }, expand: ['latest_charge.balance_transaction'],
+  };
+  try {
+    return outcomeOf(await atStripe(() => stripe.paymentIntents.create(params, { idempotencyKey: `charge:${input.idempotencyKey}` })));
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeCardError && error.payment_intent) return outcomeOf(error.payment_intent);
+    if (error instanceof Stripe.errors.StripeCardError) {
+      return { status: 'failed', providerId: '', errorType: error.decline_code ?? error.code ?? 'card_declined', message: error.message };
+    }
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && !(error instanceof Stripe.errors.StripeIdempotencyError)) {
+      // Stripe refuses this charge as asked (an amount under its minimum, a method detached meanwhile): a failed
+      // attempt, as a decline is, so the invoice and its collection move on instead of erring.
+      return { status: 'failed', providerId: error.payment_intent?.id ?? '', errorType: error.code ?? 'invalid_request', message: error.message };
+    }
+    if (error instanceof Stripe.errors.StripeIdempotencyError) {
+      // The key was used for another amount: not this attempt's charge. Nothing is charged by this call.
+      throw new ChargeOutcomeUnknown(`Stripe holds another request under this attempt's key (${error.message}).`);
+    }
+    // atStripe turned Stripe unreachable into a 503: the PaymentIntent may exist. The same attempt learns it.
+    if (error instanceof ServiceUnavailable) throw new ChargeOutcomeUnknown(error.message);
+    throw error;
+  }
+}

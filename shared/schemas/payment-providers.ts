@@ -1,0 +1,31 @@
+import { CONNECTABLE_PROVIDERS } from '../domain/payment-providers/connection';
+import { enumOf, object, out, resource, type Schema } from './common';
+
+const KEY_BODY = '[0-9A-Za-z]{10,250}';
+
+export const stripeConnectionBody = object(
+  {
+    secret_key: {
+      type: 'string', pattern: `^(sk|rk)_(test|live)_${KEY_BODY}$`,
+      description: 'A secret (`sk_…`) or restricted (`rk_…`) key of the Stripe account, of the workspace\'s mode. Stored encrypted; never returned.',
+    },
+    publishable_key: { type: 'string', pattern: `^pk_(test|live)_${KEY_BODY}$`, description: 'For Stripe.js on the hosted pages and the merchant\'s frontend.' },
+    webhook_secret: {
+      type: 'string', pattern: '^whsec_[0-9A-Za-z+/=]{10,250}$',
+      description: 'The signing secret of the webhook endpoint registered in Stripe\'s dashboard at `webhook_url`. Stored encrypted; never returned.',
+    },
+  },
+  ['secret_key', 'publishable_key'],
+);
+
+export const providerConnectionResource: Schema = resource({
+  provider: enumOf(CONNECTABLE_PROVIDERS),
+  status: enumOf(['connected', 'disconnected']),
+  livemode: out.boolean,
+  account_id: { type: 'string', description: 'The Stripe account the secret key belongs to (`acct_…`).' },
+  secret_key_last4: out.string,
+  publishable_key: out.string,
+  webhook_url: { type: 'string', description: 'Where Stripe must send this workspace\'s events (register it in Stripe\'s dashboard).' },
+  webhook_secret_configured: out.boolean,
+  connected_at: out.dateTime,
+});
