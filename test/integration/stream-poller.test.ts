@@ -133,10 +133,12 @@ describe('local stream poller', () => {
     for (const n of [1, 2, 3]) await put(`${prefix}X#${n}`);
     await poller.drain();
 
+    // Flattened: DynamoDB Local may start a new shard between two of the puts (seen in CI: [X#1], then [X#2, X#3]
+    // twice), which splits the batch without changing what is delivered, in which order, and what again.
     const ours = (batch: DynamoDBRecord[]) => batch.map(pkOf).filter((pk) => pk.startsWith(prefix));
-    expect(handler.batches.map(ours).filter((keys) => keys.length > 0)).toEqual([
-      [`${prefix}X#1`, `${prefix}X#2`, `${prefix}X#3`],
-      [`${prefix}X#2`, `${prefix}X#3`],
+    expect(handler.batches.flatMap(ours)).toEqual([
+      `${prefix}X#1`, `${prefix}X#2`, `${prefix}X#3`,
+      `${prefix}X#2`, `${prefix}X#3`,
     ]);
     await put(`${prefix}X#4`);
     await poller.drain();
