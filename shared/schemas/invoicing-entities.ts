@@ -58,6 +58,10 @@ const entityMembers: Record<string, Schema> = {
   bank_account: nullable(object({ iban: { type: 'string', pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9 ]{10,36}$' }, bic: nullable({ type: 'string', pattern: '^[A-Z0-9]{8}([A-Z0-9]{3})?$' }), account_name: nullable(text(255)) }, ['iban'])),
   payment_terms: nullable(text(1000)),
   facturx_enabled: { type: 'boolean', description: 'Invoices download as Factur-X by default.' },
+  // Emails to customers (docs/emails.md).
+  email_from: nullable({ ...email, description: 'The sender of the emails to this entity\'s customers (an address of the SES identity on AWS); null: no email is sent.' }),
+  email_reply_to: nullable({ ...email, description: 'Where customers\' replies go; null: to email_from.' }),
+  email_bcc: { type: 'array', maxItems: 5, items: email, description: 'Blind copies of every email sent to customers (e.g. an accounting mailbox).' },
 };
 
 export const entityCreateBody = object(entityMembers, ['name', 'country', 'currency']);
@@ -82,4 +86,5 @@ export const entityResource: Schema = resource({
   registration_scheme: out.nullableString, legal_form: out.nullableString,
   bank_account: nullableResource(resource({ iban: out.string, bic: out.nullableString, account_name: out.nullableString }, ['bic', 'account_name'])),
   payment_terms: out.nullableString, facturx_enabled: out.boolean,
+  email_from: out.nullableString, email_reply_to: out.nullableString, email_bcc: out.stringArray,
 }, ['trade_name', 'registration_scheme', 'legal_form', 'bank_account', 'payment_terms', 'facturx_enabled']);

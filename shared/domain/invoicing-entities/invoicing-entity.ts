@@ -55,6 +55,10 @@ export interface InvoicingEntity {
   bank_account?: { iban: string; bic?: string | null; account_name?: string | null } | null;
   payment_terms?: string | null;
   facturx_enabled?: boolean;
+  /** Emails to customers (docs/emails.md); absent on entities that never set them (null, null, []). */
+  email_from?: string | null;
+  email_reply_to?: string | null;
+  email_bcc?: string[];
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -172,6 +176,9 @@ export function toInvoicingEntity(item: EntityItem): InvoicingEntity {
     forced_customer_type: item.forced_customer_type,
     credit_note_wallet_refund_enabled: item.credit_note_wallet_refund_enabled,
     ...einvoicingMembers(item),
+    email_from: item.email_from ?? null,
+    email_reply_to: item.email_reply_to ?? null,
+    email_bcc: item.email_bcc ?? [],
     tax_collection_enabled: item.tax_collection_enabled ?? true,
     ...collectionSettingsOf(item),
     created_at: day(item.created_at)!,
