@@ -43,11 +43,11 @@ export function emailContent({ kind, invoice, language, seller, brandColor, time
   const prefix = PREFIX[kind];
   const subject = t(`${prefix}.subject`, values);
   const intro = t(`${prefix}.intro`, values);
-  const attached = t(`${prefix}.attached` as 'email.invoice_issued.attached' | 'email.invoice_paid.attached', values);
+  // Reminders carry the link alone; the invoice and the receipt carry the PDF too.
+  const attached = kind === 'invoice_reminder' ? null : t(`${PREFIX[kind]}.attached`, values);
   const action = paid ? t('email.view') : t('email.pay');
   const footer = t('email.footer', values);
-  const withAttachment = kind !== 'invoice_reminder';
-  const text = [intro, ...(withAttachment ? [attached] : []), `${action}: ${invoice.public_url}`, '', `-- `, footer, ''].join('\n');
+  const text = [intro, ...(attached ? [attached] : []), `${action}: ${invoice.public_url}`, '', `-- `, footer, ''].join('\n');
   const color = safeColor(brandColor);
   const body = html`<!DOCTYPE html>
 <html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${subject}</title></head>
@@ -56,7 +56,7 @@ export function emailContent({ kind, invoice, language, seller, brandColor, time
 <tr><td style="padding:24px">
 <p style="font-size:18px;font-weight:bold;margin:0 0 16px">${seller}</p>
 <p style="margin:0 0 16px">${intro}</p>
-${withAttachment ? html`<p style="margin:0 0 16px">${attached}</p>` : ''}
+${attached ? html`<p style="margin:0 0 16px">${attached}</p>` : ''}
 <p style="margin:24px 0"><a href="${invoice.public_url}" style="background:${color};color:#ffffff;padding:12px 20px;text-decoration:none;border-radius:4px;display:inline-block">${action}</a></p>
 <p style="font-size:12px;color:#6b7280;margin:24px 0 0">${footer}</p>
 </td></tr></table>

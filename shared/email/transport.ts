@@ -55,7 +55,8 @@ async function smtpTransport(url: string): Promise<EmailTransport> {
   return {
     async send(email) {
       const info = await smtp.sendMail({ envelope: { from: email.from, to: [...email.to, ...email.cc, ...email.bcc] }, raw: email.raw });
-      return String(info.messageId ?? info.response);
+      // The server's answer (`250 … queued as …`): nodemailer's own messageId is a guess, not the raw message's.
+      return String(info.response);
     },
   };
 }

@@ -8,6 +8,7 @@ import { getItem } from '../../shared/db/items';
 import { makeCtx } from '../../shared/context';
 import { EMAILS, emailKey, type EmailItem } from '../../shared/email/email-item';
 import { emailTransport, useEmailTransport } from '../../shared/email/transport';
+import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
 import { parseMime, partOfType, type MimePart } from '../support/mime';
@@ -152,6 +153,29 @@ describe('the receipt', () => {
     expect(mails.map((mail) => mail.headers.subject)).toEqual([`Invoice ${invoice.number} from Acme SAS`, `Receipt for invoice ${invoice.number} from Acme SAS`]);
     expect(text(mails[1]!)).toContain('has received your payment of');
     expect(readPdf(partOfType(mails[1]!, 'application/pdf')!.body).text).toContain('Amount paid\n€148.14\nAmount due\n€0.00');
+  });
+});
+
+describe('the payment reminder', () => {
+  /** Scheduled work of this file's workspace only: other test files share the table. */
+  const collect = () => runDueWork(clock.now(), { workspaces: new Set([client.workspace]) });
+
+  it('goes with each failed automatic collection, with the pay link, unless the customer turned reminders off', async () => {
+    const reminded = await customer('fr', 'ap-remind@buyer.test');
+    const silent = await customer('en', 'ap-noremind@buyer.test', { invoice_reminders_enabled: false });
+    for (const buyer of [reminded, silent]) expect((await client.post(`/v1/customers/${buyer.id}/payment-methods`, { token: 'tok_chargeDeclined' })).status).toBe(201);
+    const invoice = await issue(reminded.id);
+    await issue(silent.id);
+    await collect();
+    await settle();
+
+    const subjects = (address: string) => mailsTo(address).map((mail) => parseMime(mail.raw).headers.subject);
+    expect(subjects('ap-remind@buyer.test').sort()).toEqual([`Facture ${invoice.number} de Acme SAS`, `Rappel : facture ${invoice.number} de Acme SAS`].sort());
+    expect(subjects('ap-noremind@buyer.test')).toHaveLength(1);
+    const reminder = parseMime(mailsTo('ap-remind@buyer.test').find((mail) => mail.raw.includes('Rappel'))!.raw);
+    expect(text(reminder)).toContain('est en attente de paiement');
+    expect(text(reminder)).toContain(`Payer la facture: ${invoice.public_url}`);
+    expect(partOfType(reminder, 'application/pdf')).toBeUndefined();
   });
 });
 
