@@ -18,6 +18,8 @@ export async function composeEmail(ctx: Ctx, email: EmailItem): Promise<RawEmail
   const invoice = await getInvoice(ctx, email.invoice_id);
   const [entity, customer] = await Promise.all([findEntityItem(ctx, invoice.seller.id), findCustomerItem(ctx, email.customer_id)]);
   if (!entity.email_from) throw new Error(`the invoicing entity ${entity.id} has no email_from any more`);
+  if (!email.to) throw new Error(`the email ${email.id} has no recipient`);
+  const to = email.to;
   const seller = entity.trade_name ?? entity.name;
   const language = languageFor(customer.language, entity.language);
   const content = emailContent({ kind: email.kind, invoice, language, seller, brandColor: entity.brand_color, timezone: entity.timezone });
@@ -25,7 +27,7 @@ export async function composeEmail(ctx: Ctx, email: EmailItem): Promise<RawEmail
   const bcc = entity.email_bcc ?? [];
   const composer = new MailComposer({
     from: { name: seller, address: entity.email_from },
-    to: email.to,
+    to,
     cc: email.cc,
     bcc,
     replyTo: entity.email_reply_to ?? undefined,
@@ -38,7 +40,7 @@ export async function composeEmail(ctx: Ctx, email: EmailItem): Promise<RawEmail
     headers: { 'Content-Language': language, 'Auto-Submitted': 'auto-generated' },
   });
   const raw = await composer.compile().build();
-  return { id: email.id, raw, from: entity.email_from, to: [email.to], cc: email.cc, bcc };
+  return { id: email.id, raw, from: entity.email_from, to: [to], cc: email.cc, bcc };
 }
 
 /** The invoice as GET /v1/invoices/{id}/download gives it (loaded on use: pdfkit is heavy). */

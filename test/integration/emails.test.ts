@@ -128,6 +128,9 @@ describe('the invoice-issued email', () => {
     const before = smtp.received.length;
     await settle();
     expect(smtp.received.length).toBe(before);
+    // The decision is kept, so a later redelivery of the event decides nothing anew.
+    const skipped = (await emailsOfWorkspace()).filter((email) => email.status === 'skipped').map((email) => [email.customer_id, email.skipped_reason]);
+    expect(skipped).toEqual(expect.arrayContaining([[silent.id, 'no_recipient'], [quiet.id, 'no_sender']]));
   });
 
   it('escapes what the customer and the entity wrote', async () => {
@@ -153,6 +156,33 @@ describe('the receipt', () => {
     expect(mails.map((mail) => mail.headers.subject)).toEqual([`Invoice ${invoice.number} from Acme SAS`, `Receipt for invoice ${invoice.number} from Acme SAS`]);
     expect(text(mails[1]!)).toContain('has received your payment of');
     expect(readPdf(partOfType(mails[1]!, 'application/pdf')!.body).text).toContain('Amount paid\n€148.14\nAmount due\n€0.00');
+  });
+});
+
+describe('email_settings', () => {
+  it('switches a kind off for the entity: the invoice goes out, its receipt does not', async () => {
+    const entityId = (await client.get('/v1/invoicing-entities')).body.data[0].id;
+    const updated = await client.put(`/v1/invoicing-entities/${entityId}`, { email_settings: { invoice_paid: false } });
+    expect(updated.body.email_settings).toEqual({ invoice_issued: true, invoice_paid: false, invoice_reminder: true });
+    try {
+      const buyer = await customer('en', 'ap-nopaid@buyer.test');
+      const invoice = await issue(buyer.id);
+      await settle();
+      expect((await client.post(`/v1/invoices/${invoice.id}/transactions`, { amount: invoice.amount_due })).status).toBe(201);
+      await settle();
+      expect(mailsTo('ap-nopaid@buyer.test').map((mail) => parseMime(mail.raw).headers.subject)).toEqual([`Invoice ${invoice.number} from Acme SAS`]);
+    } finally {
+      await client.put(`/v1/invoicing-entities/${entityId}`, { email_settings: {} });
+    }
+  });
+
+  it('refuses an unknown kind or a sender that is not an address, and changes nothing', async () => {
+    const entityId = (await client.get('/v1/invoicing-entities')).body.data[0].id;
+    for (const body of [{ email_settings: { newsletter: true } }, { email_from: 'billing at acme' }, { email_bcc: ['a@b.test', 'nope'] }]) {
+      const reply = await client.put(`/v1/invoicing-entities/${entityId}`, body);
+      expect(reply.status).toBe(400);
+    }
+    expect((await client.get(`/v1/invoicing-entities/${entityId}`)).body).toMatchObject({ email_from: 'billing@acme.test', email_bcc: ['books@acme.test'] });
   });
 });
 

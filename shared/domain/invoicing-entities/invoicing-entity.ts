@@ -3,6 +3,7 @@ import { entityKey, listIndexKeys } from '../../db/keys';
 import type { StoredItem } from '../../db/items';
 import { definedMembers } from '../../objects';
 import { collectionSettingsOf, type EntityCollectionSettings } from '../collection/settings';
+import { emailSettingsOf, type EmailSettings } from '../../email/email-item';
 
 export const ENTITY = 'IVE';
 
@@ -59,6 +60,7 @@ export interface InvoicingEntity {
   email_from?: string | null;
   email_reply_to?: string | null;
   email_bcc?: string[];
+  email_settings?: EmailSettings;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -179,6 +181,7 @@ export function toInvoicingEntity(item: EntityItem): InvoicingEntity {
     email_from: item.email_from ?? null,
     email_reply_to: item.email_reply_to ?? null,
     email_bcc: item.email_bcc ?? [],
+    email_settings: emailSettingsOf(item.email_settings),
     tax_collection_enabled: item.tax_collection_enabled ?? true,
     ...collectionSettingsOf(item),
     created_at: day(item.created_at)!,
