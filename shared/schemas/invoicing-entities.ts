@@ -60,8 +60,8 @@ const entityMembers: Record<string, Schema> = {
   payment_terms: nullable(text(1000)),
   facturx_enabled: { type: 'boolean', description: 'Invoices download as Factur-X by default.' },
   // Emails to customers (docs/emails.md).
-  email_from: nullable({ ...email, description: 'The sender of the emails to this entity\'s customers (an address of the SES identity on AWS); null: no email is sent.' }),
-  email_reply_to: nullable({ ...email, description: 'Where customers\' replies go; null: to email_from.' }),
+  email_from: { ...nullable(email), description: 'The sender of the emails to this entity\'s customers (an address of the SES identity on AWS); null (the default): none is sent.' },
+  email_reply_to: { ...nullable(email), description: 'Where customers\' replies go; null: to email_from.' },
   email_bcc: { type: 'array', maxItems: 5, items: email, description: 'Blind copies of every email sent to customers (e.g. an accounting mailbox).' },
   email_settings: {
     ...object(Object.fromEntries(EMAIL_KINDS.map((kind) => [kind, { type: 'boolean' }]))),
