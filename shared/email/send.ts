@@ -1,8 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { makeCtx } from '../context';
-import { db, tableName } from '../db/client';
 import { getItem } from '../db/items';
-import { writeUnlessDone } from '../db/transactions';
+import { updateUnlessDone } from '../db/transactions';
 import type { EmailJob } from '../domain/webhooks/delivery-queue';
 import { nextAttemptAt } from '../domain/webhooks/retry-schedule';
 import { logger } from '../observability/logger';
@@ -52,36 +50,26 @@ export async function sendEmail(job: EmailJob, random: () => number = Math.rando
 
 /** Takes the email for this attempt: false when another worker holds it or made the attempt already. */
 const take = (email: EmailItem, attempt: number, now: Date): Promise<boolean> =>
-  writeUnlessDone(
-    db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { pk: email.pk, sk: email.sk },
-        UpdateExpression: 'SET lease_until = :until',
-        ConditionExpression: '#status = :queued AND attempts = :previous AND (attribute_not_exists(lease_until) OR lease_until = :null OR lease_until < :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':until': new Date(now.getTime() + EMAIL_LEASE_MS).toISOString(), ':queued': 'queued', ':previous': attempt - 1, ':null': null, ':now': now.toISOString(),
-        },
-      }),
-    ),
-  );
+  updateUnlessDone({
+    Key: { pk: email.pk, sk: email.sk },
+    UpdateExpression: 'SET lease_until = :until',
+    ConditionExpression: '#status = :queued AND attempts = :previous AND (attribute_not_exists(lease_until) OR lease_until = :null OR lease_until < :now)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':until': new Date(now.getTime() + EMAIL_LEASE_MS).toISOString(), ':queued': 'queued', ':previous': attempt - 1, ':null': null, ':now': now.toISOString(),
+    },
+  });
 
 /** The attempt's outcome, once: the attempt counter moves from the previous attempt to this one, and the lease ends. */
 function record(email: EmailItem, attempt: number, changes: Partial<EmailItem> & Pick<EmailItem, 'status'>): Promise<boolean> {
   const names = Object.keys(changes);
-  return writeUnlessDone(
-    db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { pk: email.pk, sk: email.sk },
-        UpdateExpression: `SET attempts = :attempt, lease_until = :null, ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
-        ConditionExpression: 'attempts = :previous AND #status = :queued',
-        ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
-        ExpressionAttributeValues: {
-          ...Object.fromEntries(names.map((name) => [`:${name}`, changes[name as keyof EmailItem]])), ':attempt': attempt, ':previous': attempt - 1, ':null': null, ':queued': 'queued',
-        },
-      }),
-    ),
-  );
+  return updateUnlessDone({
+    Key: { pk: email.pk, sk: email.sk },
+    UpdateExpression: `SET attempts = :attempt, lease_until = :null, ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
+    ConditionExpression: 'attempts = :previous AND #status = :queued',
+    ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
+    ExpressionAttributeValues: {
+      ...Object.fromEntries(names.map((name) => [`:${name}`, changes[name as keyof EmailItem]])), ':attempt': attempt, ':previous': attempt - 1, ':null': null, ':queued': 'queued',
+    },
+  });
 }
