@@ -2,12 +2,14 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { handler as streamHandler } from '../../functions/streams/events';
 import { startEventRuntime, type EventRuntime } from '../../lib/local/event-runtime';
 import { workspaceOf } from '../../shared/db/keys';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/db/client';
 import { getItem } from '../../shared/db/items';
 import { makeCtx } from '../../shared/context';
 import { EMAILS, emailKey, type EmailItem } from '../../shared/email/email-item';
+import { EMAIL_LEASE_MS } from '../../shared/email/send';
 import { emailTransport, useEmailTransport } from '../../shared/email/transport';
+import { isEmailJob } from '../../shared/domain/webhooks/delivery-queue';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
@@ -260,5 +262,30 @@ describe('exactly once', () => {
     } finally {
       useEmailTransport(undefined);
     }
+  });
+
+  it('leaves an email that a dead worker took to the job redelivered after the lease, and sends it once', async () => {
+    const buyer = await customer('en', 'ap-lease@buyer.test');
+    await settle();
+    await issue(buyer.id);
+    await events.settle();
+    const [job] = events.queue.pending.filter(isEmailJob);
+    const [email] = (await emailsOfWorkspace()).filter((item) => item.to === 'ap-lease@buyer.test');
+    expect(job).toMatchObject({ emailId: email!.id, attempt: 1 });
+    // A worker took it (as sendEmail does) and died before sending: its lease stands, the queue has the job no more.
+    await db.send(new UpdateCommand({
+      TableName: tableName(), Key: { pk: email!.pk, sk: email!.sk }, UpdateExpression: 'SET lease_until = :until',
+      ExpressionAttributeValues: { ':until': new Date(clock.now().getTime() + EMAIL_LEASE_MS).toISOString() },
+    }));
+    await events.deliverDue();
+    expect(mailsTo('ap-lease@buyer.test')).toHaveLength(0);
+
+    // SQS hands the job out again after its visibility timeout, longer than the lease.
+    clock.advance(EMAIL_LEASE_MS + 1_000);
+    await events.queue.enqueue(job!);
+    await events.queue.enqueue(job!);
+    await events.deliverDue();
+    expect(mailsTo('ap-lease@buyer.test')).toHaveLength(1);
+    expect(await getItem<EmailItem>(emailKey(makeCtx(client.workspace, 'test'), email!.id), true)).toMatchObject({ status: 'sent', attempts: 1, lease_until: null });
   });
 });
