@@ -17,7 +17,8 @@ const usage = `usage: npm start [-- --port 3000] [--host 127.0.0.1] [--in-memory
   --host       the address to listen on (default 127.0.0.1)
   --in-memory  a throwaway DynamoDB Local: nothing is kept
 environment: DYNAMODB_ENDPOINT=http://localhost:8000 uses a DynamoDB you already run and starts nothing;
-             LOCAL_DIR moves .local/ (keys, data, the API key)`;
+             LOCAL_DIR moves .local/ (keys, data, the API key);
+             EMAIL_TRANSPORT=smtp://127.0.0.1:1025 sends the emails to customers there (default: .eml files in .local/outbox)`;
 
 const { values } = parseCommandLine(usage, {
   options: {
@@ -67,6 +68,9 @@ const apiKey = await localApiKey(localDir);
 // The table's stream feeds the stream handler and webhook deliveries go out, as on AWS. Stream checkpoints sit
 // next to the data, unless that is in memory. Webhook endpoints may use plain http to this machine.
 process.env.WEBHOOKS_ALLOW_HTTP_LOOPBACK ??= 'true';
+// Emails to customers: through EMAIL_TRANSPORT=smtp://host:port when set, else an .eml file each (docs/emails.md).
+process.env.EMAIL_TRANSPORT ??= 'outbox';
+process.env.EMAIL_OUTBOX_DIR ??= join(localDir, 'outbox');
 const { startEventRuntime } = await import('../lib/local/event-runtime');
 const checkpointFile = values['in-memory'] ? undefined : join(localDir, 'stream-checkpoints.json');
 const events = await startEventRuntime({
@@ -84,6 +88,7 @@ console.log(`Billing API listening on ${api.url}
   OpenAPI:  ${api.url}/openapi.json
   Pages:    ${process.env.PUBLIC_PAGES_URL ?? `${api.url}/pages`} (an invoice's public_url, a quote's url, POST /v1/customers/{id}/portal-sessions)
   Stream:   ${streamLine}
+  Emails:   ${process.env.EMAIL_TRANSPORT === 'outbox' ? `written as .eml files to ${process.env.EMAIL_OUTBOX_DIR}` : `EMAIL_TRANSPORT=${process.env.EMAIL_TRANSPORT}`} (docs/emails.md)
 
 API key of workspace ws_local (scopes read write admin; kept in .local/api-key), the $TOKEN of the README's examples:
 

@@ -45,8 +45,8 @@ try {
     if (queue) useDeliveryQueue(queue);
     await replayQuarantined(ref!);
     if (queue) {
-      const { deliver } = await import('../shared/domain/webhooks/deliver');
-      await queue.runDue((job) => deliver(job));
+      const { runJob } = await import('../shared/domain/webhooks/run-job');
+      await queue.runDue(runJob);
     }
     console.log(`replayed ${ref}`);
   }

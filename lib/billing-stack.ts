@@ -60,6 +60,8 @@ export interface BillingStackProps extends StackProps {
   routeFunctionAlarms?: boolean;
   /** Concurrency caps of the SQS-fed workers (lib/worker-concurrency.ts). Default: CDK context `workerConcurrency`, else 20 and 16. */
   workerConcurrency?: Partial<WorkerConcurrency>;
+  /** The SES identity (domain or address) emails to customers are sent from (docs/emails.md). Default: CDK context `sesIdentity`, else none: no email is sent. */
+  sesIdentity?: string;
   /** The OpenID provider people sign in with on /oauth/authorize (lib/oauth-sign-in.ts). Default: CDK context, else none. */
   upstreamOidc?: UpstreamOidcProps;
 }
@@ -78,7 +80,7 @@ export class BillingStack extends Stack {
     id: string,
     {
       routes = routeTable, rateLimits: rateLimitProps, logRetention = RetentionDays.ONE_MONTH, encryptionKey, alarmTopic, alarmEmail, workerConcurrency: concurrencyProps, routeFunctionAlarms,
-      upstreamOidc, ...props
+      upstreamOidc, sesIdentity, ...props
     }: BillingStackProps = {},
   ) {
     super(scope, id, props);
@@ -121,7 +123,9 @@ export class BillingStack extends Stack {
     }
 
     // DESIGN.md §6: the stream → events and messages → delivery jobs on SQS → signed POSTs.
-    const events = new EventPipeline(this, 'Events', { table, projectRoot, operations, encryptionKey, deliveryConcurrency: concurrency.deliveries });
+    const events = new EventPipeline(this, 'Events', {
+      table, projectRoot, operations, encryptionKey, deliveryConcurrency: concurrency.deliveries, sesIdentity: sesIdentity ?? this.optionalContext('sesIdentity'),
+    });
     const scheduler = new Scheduler(this, 'Scheduler', { table, projectRoot, operations, encryptionKey, maxConcurrency: concurrency.dueWork });
 
     // The backstop for the whole API; the per-workspace limits are the route functions' (shared/http/rate-limit.ts).

@@ -1,4 +1,5 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -15,6 +16,9 @@ export const workerTagKey = 'billing:worker';
 
 /** The environment variable that switches shared/domain/webhooks/delivery-queue.ts to SQS. */
 export const deliveryQueueUrlEnv = 'DELIVERY_QUEUE_URL';
+
+/** The environment variable that turns emails on and names their transport (shared/email/transport.ts). */
+export const emailTransportEnv = 'EMAIL_TRANSPORT';
 
 /** How long a webhook POST may take (deliver.ts reads it from WEBHOOK_TIMEOUT_MS; the consumer gets it set). */
 export const webhookPostTimeout = Duration.seconds(15);
@@ -69,7 +73,17 @@ export interface EventPipelineProps {
   encryptionKey?: IKey;
   /** Concurrent delivery consumer invocations at most. Default: deliveryConsumer.maxConcurrency. */
   deliveryConcurrency?: number;
+  /**
+   * The SES identity (a verified domain or address) customers' emails are sent from (docs/emails.md). Given: the
+   * stream handler derives emails and the consumer sends them through SES, allowed to on this identity alone.
+   * Absent: no email is derived or sent.
+   */
+  sesIdentity?: string;
 }
+
+/** The SES identity's ARN in the stack's account and region (a domain, or an address). */
+export const sesIdentityArn = (scope: Construct, identity: string): string =>
+  Stack.of(scope).formatArn({ service: 'ses', resource: 'identity', resourceName: identity, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
 
 /**
  * Events and webhooks on AWS (DESIGN.md §6): the table's stream feeds the stream handler, which records events and
@@ -85,7 +99,10 @@ export class EventPipeline extends Construct {
   /** Where Lambda reports stream batches it gave up on (the records' positions, not the records themselves). */
   readonly streamFailureQueue: Queue;
 
-  constructor(scope: Construct, id: string, { table, projectRoot, operations, encryptionKey, deliveryConcurrency = deliveryConsumer.maxConcurrency }: EventPipelineProps) {
+  constructor(
+    scope: Construct, id: string,
+    { table, projectRoot, operations, encryptionKey, deliveryConcurrency = deliveryConsumer.maxConcurrency, sesIdentity }: EventPipelineProps,
+  ) {
     super(scope, id);
     if (!table.tableStreamArn) throw new Error('EventPipeline: the table needs a stream (NEW_AND_OLD_IMAGES)');
     if (EVENT_SOURCE_TYPES.length === 0) throw new Error('EventPipeline: no item type produces events (EVENT_SOURCE_TYPES is empty)');
@@ -151,6 +168,14 @@ export class EventPipeline extends Construct {
     this.deliveryConsumer.fn.addEventSource(
       new SqsEventSource(this.deliveryQueue, { batchSize: deliveryConsumer.batchSize, reportBatchItemFailures: true, maxConcurrency: deliveryConcurrency }),
     );
+    if (sesIdentity) this.sendEmailsThrough(sesIdentity);
+  }
+
+  /** Emails on (shared/email/transport.ts): derived by the stream handler, sent by the consumer, on this identity only. */
+  private sendEmailsThrough(identity: string): void {
+    this.streamHandler.fn.addEnvironment(emailTransportEnv, 'ses');
+    this.deliveryConsumer.fn.addEnvironment(emailTransportEnv, 'ses');
+    this.deliveryConsumer.fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [sesIdentityArn(this, identity)] }));
   }
 
   /** Lets a function queue delivery jobs: the queue's URL in its environment and permission to send. */

@@ -1,15 +1,15 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { handler } from '../../functions/streams/events';
 import { clock } from '../../shared/clock';
-import { deliver } from '../../shared/domain/webhooks/deliver';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { LocalDeliveryQueue, useDeliveryQueue } from '../../shared/domain/webhooks/delivery-queue';
+import { runJob } from '../../shared/domain/webhooks/run-job';
 import { startStreamPoller } from './stream-poller';
 
 export interface EventRuntime {
   /** Processes every stream record written so far: events, messages and queued deliveries exist afterwards. */
   settle(): Promise<void>;
-  /** Runs the delivery attempts due at the clock's time. */
+  /** Runs the delivery and email attempts due at the clock's time. */
   deliverDue(): Promise<number>;
   queue: LocalDeliveryQueue;
   stop(): Promise<void>;
@@ -29,14 +29,14 @@ export interface EventRuntimeOptions {
 
 /**
  * What AWS does around the table, on this machine: the stream poller feeds the stream handler (as the Lambda event
- * source would), delivery attempts wait in an in-process queue (as in SQS) for the same `deliver` function, and
+ * source would), delivery and email attempts wait in an in-process queue (as in SQS) for the same `runJob` function, and
  * the scheduled handler's work runs on a timer (as the EventBridge rule does).
  */
 export async function startEventRuntime(options: EventRuntimeOptions): Promise<EventRuntime> {
   const queue = new LocalDeliveryQueue(() => clock.now());
   useDeliveryQueue(queue);
   const poller = await startStreamPoller({ ...options, handler });
-  const deliverDue = () => queue.runDue((job) => deliver(job));
+  const deliverDue = () => queue.runDue(runJob);
   let ticking: Promise<unknown> = Promise.resolve();
   const every = (ms: number | false | undefined, work: () => Promise<unknown>, what: string) =>
     ms

@@ -1,8 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { RuleViolation, ServiceUnavailable } from '../errors';
-import { db } from './client';
+import { db, tableName } from './client';
 import { currentEffectClaim, effectMark, markFailed } from './effect-claim';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -90,3 +90,7 @@ export async function writeUnlessDone(write: Promise<unknown>): Promise<boolean>
     throw error;
   }
 }
+
+/** A conditional update of one item of the table: true when it was written, false when its condition failed. */
+export const updateUnlessDone = (input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> =>
+  writeUnlessDone(db.send(new UpdateCommand({ TableName: tableName(), ...input })));

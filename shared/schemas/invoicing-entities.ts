@@ -3,6 +3,7 @@ import { arrayOf, country, currency, days, email, enumOf, language, name, nullab
 import { CUSTOMER_TYPES } from './customers';
 import { pagingQuery } from './list-query';
 import { DUNNING_FINAL_ACTIONS, MAX_RETRIES } from '../domain/collection/settings';
+import { EMAIL_KINDS } from '../email/email-item';
 
 const retryDelay = object({ period: { type: 'string', enum: ['hours', 'days'] }, count: { type: 'integer', minimum: 1, maximum: 1440 } }, ['period', 'count']);
 
@@ -58,6 +59,14 @@ const entityMembers: Record<string, Schema> = {
   bank_account: nullable(object({ iban: { type: 'string', pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9 ]{10,36}$' }, bic: nullable({ type: 'string', pattern: '^[A-Z0-9]{8}([A-Z0-9]{3})?$' }), account_name: nullable(text(255)) }, ['iban'])),
   payment_terms: nullable(text(1000)),
   facturx_enabled: { type: 'boolean', description: 'Invoices download as Factur-X by default.' },
+  // Emails to customers (docs/emails.md).
+  email_from: { ...nullable(email), description: 'The sender of the emails to this entity\'s customers (an address of the SES identity on AWS); null (the default): none is sent.' },
+  email_reply_to: { ...nullable(email), description: 'Where customers\' replies go; null: to email_from.' },
+  email_bcc: { type: 'array', maxItems: 5, items: email, description: 'Blind copies of every email sent to customers (e.g. an accounting mailbox).' },
+  email_settings: {
+    ...object(Object.fromEntries(EMAIL_KINDS.map((kind) => [kind, { type: 'boolean' }]))),
+    description: 'Which emails are sent, by kind (docs/emails.md); a kind left out is on. Replaced as a whole by an update.',
+  },
 };
 
 export const entityCreateBody = object(entityMembers, ['name', 'country', 'currency']);
@@ -82,4 +91,6 @@ export const entityResource: Schema = resource({
   registration_scheme: out.nullableString, legal_form: out.nullableString,
   bank_account: nullableResource(resource({ iban: out.string, bic: out.nullableString, account_name: out.nullableString }, ['bic', 'account_name'])),
   payment_terms: out.nullableString, facturx_enabled: out.boolean,
+  email_from: out.nullableString, email_reply_to: out.nullableString, email_bcc: out.stringArray,
+  email_settings: resource(Object.fromEntries(EMAIL_KINDS.map((kind) => [kind, out.boolean]))),
 }, ['trade_name', 'registration_scheme', 'legal_form', 'bank_account', 'payment_terms', 'facturx_enabled']);

@@ -31,6 +31,10 @@ describe("cdk-nag's AwsSolutions checks", () => {
     expect(withKey).toEqual([]);
   });
 
+  test('nor does a stack sending emails through an SES identity', () => {
+    expect(findings(() => ({ sesIdentity: 'mail.example.com' }))).toEqual([]);
+  });
+
   test('nor does a stack with a customer-managed key and its own alarm topic, encrypted with it', () => {
     expect(findings((shared) => ({ encryptionKey: new Key(shared, 'Key', { enableKeyRotation: true }) }))).toEqual([]);
   });

@@ -17,7 +17,7 @@ const rolePolicyLimit = 10_240;
 
 type Json = Record<string, any>;
 
-/** Every optional part on: upstream OIDC sign-in, an external issuer, a customer key, an alarm topic and address, a long stack name. */
+/** Every optional part on: upstream OIDC sign-in, an external issuer, a customer key, an alarm topic and address, an SES identity, a long stack name. */
 const everything = {
   'aws:cdk:bundling-stacks': [],
   jwtIssuer: 'https://login.example-identity-provider.com/realms/billing-production/',
@@ -29,6 +29,7 @@ const everything = {
   alarmEmail: 'billing-operations-alerts@example-company-with-a-long-name.com',
   publicApiUrl: 'https://api.billing.example-company-with-a-long-name.com',
   publicPagesUrl: 'https://pay.billing.example-company-with-a-long-name.com/pages',
+  sesIdentity: 'mail.billing.example-company-with-a-long-name.com',
 };
 /** CloudFormation's longest stack name (128 characters): it appears in names the stack gives. */
 const longStackName = `Billing${'X'.repeat(121)}`;

@@ -4,6 +4,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { makeCtx } from '../../context';
 import { countEvent } from '../../observability/business-metrics';
 import { publishMetrics } from '../../observability/metrics';
+import { scheduleEmails } from '../../email/schedule';
 import { scheduleDeliveries } from '../webhooks/schedule-deliveries';
 import { workspaceOf } from '../../db/keys';
 import { changeTime, mapChange } from './map-change';
@@ -14,7 +15,7 @@ type Image = Record<string, unknown>;
 export const image = (raw: unknown): Image | undefined => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
 
 /**
- * One stream record → its events, webhook messages and deliveries. Idempotent (ids derive from the record's
+ * One stream record → its events, webhook messages, deliveries and emails. Idempotent (ids derive from the record's
  * eventID), so a retried batch, or a quarantined record replayed later, writes each item once.
  */
 export async function processRecord(record: DynamoDBRecord): Promise<void> {
@@ -27,7 +28,10 @@ export async function processRecord(record: DynamoDBRecord): Promise<void> {
   const ctx = makeCtx(workspaceId, record.eventID ?? 'stream');
   const time = changeTime(before, after) ?? (record.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000;
   const messages = await recordEvents(ctx, { changeId: record.eventID!, time, events });
-  for (const { message } of messages) await scheduleDeliveries(ctx, message);
+  for (const { message } of messages) {
+    await scheduleDeliveries(ctx, message);
+    await scheduleEmails(ctx, message);
+  }
   // Business metrics from the events this call wrote (a redelivered change wrote none): docs/operations.md.
   for (const { message, created } of messages) if (created) countEvent(message.payload);
   publishMetrics();

@@ -3,6 +3,7 @@ import { entityKey, listIndexKeys } from '../../db/keys';
 import type { StoredItem } from '../../db/items';
 import { definedMembers } from '../../objects';
 import { collectionSettingsOf, type EntityCollectionSettings } from '../collection/settings';
+import { emailSettingsOf, type EmailSettings } from '../../email/email-item';
 
 export const ENTITY = 'IVE';
 
@@ -55,6 +56,11 @@ export interface InvoicingEntity {
   bank_account?: { iban: string; bic?: string | null; account_name?: string | null } | null;
   payment_terms?: string | null;
   facturx_enabled?: boolean;
+  /** Emails to customers (docs/emails.md); absent on entities that never set them (null, null, []). */
+  email_from?: string | null;
+  email_reply_to?: string | null;
+  email_bcc?: string[];
+  email_settings?: EmailSettings;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -172,6 +178,10 @@ export function toInvoicingEntity(item: EntityItem): InvoicingEntity {
     forced_customer_type: item.forced_customer_type,
     credit_note_wallet_refund_enabled: item.credit_note_wallet_refund_enabled,
     ...einvoicingMembers(item),
+    email_from: item.email_from ?? null,
+    email_reply_to: item.email_reply_to ?? null,
+    email_bcc: item.email_bcc ?? [],
+    email_settings: emailSettingsOf(item.email_settings),
     tax_collection_enabled: item.tax_collection_enabled ?? true,
     ...collectionSettingsOf(item),
     created_at: day(item.created_at)!,

@@ -9,9 +9,23 @@ export interface DeliveryJob {
   notBefore: string;
 }
 
+/** An email to send (shared/email/send.ts): which email, and which attempt it is (1-based). */
+export interface EmailJob {
+  kind: 'email';
+  workspaceId: string;
+  emailId: string;
+  attempt: number;
+  notBefore: string;
+}
+
+/** Webhook deliveries and emails share the queue and its consumer (functions/webhooks/deliver.ts). */
+export type QueuedJob = DeliveryJob | EmailJob;
+
+export const isEmailJob = (job: QueuedJob): job is EmailJob => (job as EmailJob).kind === 'email';
+
 /** Where due and future delivery attempts wait. On AWS an SQS queue; locally an in-process queue. */
 export interface DeliveryQueue {
-  enqueue(job: DeliveryJob): Promise<void>;
+  enqueue(job: QueuedJob): Promise<void>;
 }
 
 /** SQS delays a message by 15 minutes at most: later attempts are re-enqueued by the consumer until due. */
@@ -34,20 +48,20 @@ export function sqsDeliveryQueue(queueUrl: string, now: () => Date): DeliveryQue
  * due ones to the same delivery function the SQS consumer calls. Tests move the clock and call `runDue`.
  */
 export class LocalDeliveryQueue implements DeliveryQueue {
-  private jobs: DeliveryJob[] = [];
+  private jobs: QueuedJob[] = [];
 
   constructor(private readonly now: () => Date) {}
 
-  async enqueue(job: DeliveryJob): Promise<void> {
+  async enqueue(job: QueuedJob): Promise<void> {
     this.jobs.push(job);
   }
 
-  get pending(): readonly DeliveryJob[] {
+  get pending(): readonly QueuedJob[] {
     return this.jobs;
   }
 
   /** Runs every job due now (and those its runs make due now), one at a time; returns how many ran. */
-  async runDue(deliver: (job: DeliveryJob) => Promise<void>): Promise<number> {
+  async runDue(deliver: (job: QueuedJob) => Promise<void>): Promise<number> {
     let ran = 0;
     for (;;) {
       const now = this.now().getTime();

@@ -12,7 +12,7 @@ import { getInvoice } from '../read';
 export type DownloadFormat = 'pdf' | 'facturx' | 'ubl' | 'cii';
 
 /** A party that is gone (entity, customer, credited invoice) leaves out what it would have added. */
-async function orNull<T>(read: Promise<T>): Promise<T | null> {
+export async function orNull<T>(read: Promise<T>): Promise<T | null> {
   try {
     return await read;
   } catch (error) {

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import type { Ctx } from '../context';
+import { collectionKey } from '../db/keys';
+
+/** What the service emails customers, each derived from one event (docs/emails.md). */
+export const EMAIL_KINDS = ['invoice_issued', 'invoice_paid', 'invoice_reminder'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+
+/** An entity's switches, by kind (`email_settings`): a kind it never set is on. */
+export type EmailSettings = Partial<Record<EmailKind, boolean>>;
+
+export const emailSettingsOf = (settings: EmailSettings | undefined): Record<EmailKind, boolean> =>
+  Object.fromEntries(EMAIL_KINDS.map((kind) => [kind, settings?.[kind] ?? true])) as Record<EmailKind, boolean>;
+
+/** Why an event's email was not sent: the customer has no `billing_email`, the entity no `email_from`, the entity
+ * switched the kind off (`email_settings`), the customer turned reminders off (`invoice_reminders_enabled`). */
+export type SkipReason = 'no_recipient' | 'no_sender' | 'kind_off' | 'reminders_off';
+
+/**
+ * The email of one event (to its customer's addressee): `WS#<ws>#EML` / `eml_<hash of the event id>`. Written
+ * conditionally by the stream handler before anything is sent, so a redelivered batch finds it and sends nothing new;
+ * written too when nothing is to be sent (`skipped`), so that decision is taken once as well.
+ * `attempts` only grows, by a write conditioned on its previous value; `lease_until` is set by the worker sending it,
+ * so a duplicate job does not send it at the same time, and a worker that died mid-send leaves it to the retry.
+ */
+export interface EmailItem {
+  pk: string;
+  sk: string;
+  _type: 'email';
+  id: string;
+  kind: EmailKind;
+  event_id: string;
+  invoice_id: string;
+  customer_id: string;
+  /** The customer's `billing_email` when the event happened (null: it had none). */
+  to: string | null;
+  cc: string[];
+  status: 'queued' | 'sent' | 'failed' | 'skipped';
+  skipped_reason: SkipReason | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  /** The transport's id of the sent message (SES MessageId, the SMTP server's answer, the .eml path). */
+  provider_message_id: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export const EMAILS = 'EML';
+export const emailKey = (ctx: Ctx, id: string) => collectionKey(ctx, EMAILS, id);
+
+/** Stable per event: a redelivered event names the same email, whatever changed since. */
+export const emailId = (eventId: string): string => `eml_${createHash('sha256').update(`email#${eventId}`).digest('base64url').slice(0, 26)}`;
+
+/** The RFC 5322 Message-ID of an email: the same on every attempt, so a receiver can tell a retry from a new email. */
+export const messageIdHeader = (id: string, from: string): string => `<${id}@${from.split('@')[1] ?? 'billing-api.invalid'}>`;
