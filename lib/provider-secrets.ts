@@ -16,6 +16,8 @@ export const routesUsingProviderSecrets: Readonly<Record<string, ProviderSecrets
   createSetupIntent: 'open',
   chargeInvoice: 'open',
   invoicePagePay: 'open',
+  stripeWebhook: 'open',
+  syncStripe: 'open',
 };
 
 /**

@@ -190,9 +190,10 @@ export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url' | 'collection_
   charge_attempt?: { id: string; started_at: string; provider_key?: string; outcome_unknown?: boolean };
   /**
    * A charge the provider has not settled (its transaction is `pending`): no other charge starts until the provider
-   * says (docs/payments.md).
+   * says (docs/payments.md). `collection_attempt`: the automatic collection's attempt that made it, whose outcome
+   * moves the dunning when the provider settles it.
    */
-  pending_charge?: { transaction_id: string; provider_id: string; reason: 'processing' | 'authentication_required' };
+  pending_charge?: { transaction_id: string; provider_id: string; reason: 'processing' | 'authentication_required'; collection_attempt?: number };
   gsi4pk?: string;
   gsi4sk?: string;
   /** Revocation of the hosted page's links: revoking moves it on, and only links of the current one open (hosted-pages.md). */

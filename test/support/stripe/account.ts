@@ -161,7 +161,7 @@ export class StandInAccount {
     if (intent.status !== 'processing') throw new Error(`${id} is ${intent.status}, not processing`);
     const charge = this.charges.get(intent.latest_charge as string)!;
     if (result === 'succeeded') {
-      Object.assign(charge, { status: 'succeeded', paid: true, captured: true, amount_captured: charge.amount });
+      Object.assign(charge, { status: 'succeeded', paid: true, captured: true, amount_captured: charge.amount, balance_transaction: this.feeFor(charge).id });
       return Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, processing: null });
     }
     const error: Stripe.PaymentIntent.LastPaymentError = { type: 'invalid_request_error', code: 'payment_method_provider_decline', decline_code: 'insufficient_funds', message: 'The customer\'s account has insufficient funds to cover this payment.', charge: charge.id };

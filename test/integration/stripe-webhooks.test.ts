@@ -1,0 +1,137 @@
+import Stripe from 'stripe';
+import { runDueWork } from '../../shared/domain/schedules/run-due';
+import type { Client } from '../support/api';
+import { movableClock } from '../support/clock';
+import { startStripeTestApi, type StripeTestApi } from '../support/stripe/api';
+import { describeWithStripeFixtures } from '../support/stripe/fixtures';
+import type { StandInKeys } from '../support/stripe/server';
+
+const WEBHOOK_SECRET = 'whsec_WebhookTestSecret0123456789';
+const HOUR = 60 * 60 * 1000;
+
+describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/stripe/webhooks/{workspace_id}) and the sync', () => {
+  let env: StripeTestApi;
+  let client: Client;
+  let keys: StandInKeys;
+  const clock = movableClock();
+  beforeAll(async () => {
+    env = await startStripeTestApi();
+    ({ client, keys } = await env.connectedClient({ webhookSecret: WEBHOOK_SECRET }));
+  });
+  afterAll(async () => {
+    await env.close();
+    clock.restore();
+  });
+
+  /** A to_pay invoice of 120.00 EUR charged to a saved Stripe method: its reply and its PaymentIntent. */
+  async function chargedWith(testMethod: string, on: Client = client, account = keys.account) {
+    const customer = (await on.post('/v1/customers', { name: 'Payer', currency: 'EUR', billing_address: { country: 'FR' } })).body;
+    expect((await on.post(`/v1/customers/${customer.id}/payment-methods`, { provider: 'stripe', token: testMethod })).status).toBe(201);
+    const invoice = (await on.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Service', unit_amount: 10_000 }] })).body;
+    const charged = await on.post(`/v1/invoices/${invoice.id}/charge`);
+    expect(charged.status).toBe(200);
+    const intent = [...account.paymentIntents.values()].find((pi) => pi.metadata.invoice_id === invoice.id)!;
+    return { invoice: charged.body, intent };
+  }
+
+  /** Stripe's delivery of `type` with the PaymentIntent as it is now (a snapshot: later deliveries may carry it older). */
+  const eventOf = (type: string, intent: Stripe.PaymentIntent, secret = WEBHOOK_SECRET) => env.standIn.signedEvent(type, structuredClone(intent), secret, keys.account);
+  const deliver = (delivery: { payload: string; signature: string }, workspace = client.workspace) =>
+    env.api.raw('POST', `/v1/payment-providers/stripe/webhooks/${workspace}`, {
+      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': delivery.signature }, body: delivery.payload,
+    });
+  const invoiceNow = async (id: string, on: Client = client) => (await on.get(`/v1/invoices/${id}`)).body;
+
+  it('SEPA processing, then succeeded: each event applied once when delivered 3 times, an older one after it changes nothing', async () => {
+    const { invoice, intent } = await chargedWith('pm_sepaDebit');
+    expect(invoice.transactions).toEqual([expect.objectContaining({ status: 'pending', error_type: 'processing' })]);
+    const processing = eventOf('payment_intent.processing', intent);
+    for (let i = 0; i < 3; i++) expect((await deliver(processing)).body).toMatchObject({ received: true, id: processing.event.id, outcome: 'still_pending' });
+    expect(await invoiceNow(invoice.id)).toMatchObject({ status: 'to_pay', amount_paid: 0, transactions: [expect.objectContaining({ status: 'pending' })] });
+
+    const succeeded = eventOf('payment_intent.succeeded', keys.account.settleProcessing(intent.id, 'succeeded'));
+    const outcomes = [];
+    for (let i = 0; i < 3; i++) outcomes.push((await deliver(succeeded)).body.outcome);
+    outcomes.push((await deliver(processing)).body.outcome); // the older event, redelivered late
+    expect(outcomes).toEqual(['settled', 'duplicate', 'duplicate', 'nothing']);
+    const paid = await invoiceNow(invoice.id);
+    expect([paid.status, paid.amount_paid, paid.amount_due]).toEqual(['paid', 12_000, 0]);
+    expect(paid.transactions).toEqual([
+      expect.objectContaining({ id: invoice.transactions[0].id, status: 'succeeded', provider_id: intent.id, provider_fee: Math.round(12_000 * 0.015) + 25, error_type: null }),
+    ]);
+  });
+
+  it('SEPA processing, then failed: the transaction failed with the decline code, the invoice in error, applied once', async () => {
+    const { invoice, intent } = await chargedWith('pm_sepaDebit');
+    const failed = eventOf('payment_intent.payment_failed', keys.account.settleProcessing(intent.id, 'failed'));
+    const outcomes = [];
+    for (let i = 0; i < 3; i++) outcomes.push((await deliver(failed)).body.outcome);
+    expect(outcomes).toEqual(['settled', 'duplicate', 'duplicate']);
+    const after = await invoiceNow(invoice.id);
+    expect([after.status, after.amount_paid, after.amount_due]).toEqual(['error', 0, 12_000]);
+    expect(after.transactions).toEqual([expect.objectContaining({ status: 'failed', provider_id: intent.id, error_type: 'insufficient_funds', provider_fee: null })]);
+    // No longer pending: the invoice can be charged again.
+    expect((await client.post(`/v1/invoices/${invoice.id}/charge`)).status).toBe(200);
+  });
+
+  it('out of order: an event is applied from the PaymentIntent as Stripe holds it, never from its older copy', async () => {
+    const { invoice, intent } = await chargedWith('pm_sepaDebit');
+    const late = eventOf('payment_intent.processing', intent); // sent while processing, delivered after the debit succeeded
+    const succeeded = eventOf('payment_intent.succeeded', keys.account.settleProcessing(intent.id, 'succeeded'));
+    expect((await deliver(late)).body.outcome).toBe('settled');
+    expect((await deliver(succeeded)).body.outcome).toBe('nothing');
+    expect((await deliver(late)).body.outcome).toBe('duplicate');
+    const paid = await invoiceNow(invoice.id);
+    expect([paid.status, paid.amount_paid, paid.transactions.length, paid.transactions[0].status]).toEqual(['paid', 12_000, 1, 'succeeded']);
+  });
+
+  it('refuses a bad signature, a tampered or stale body, an unknown workspace and one without a webhook secret alike: 400, nothing changed', async () => {
+    const { invoice, intent } = await chargedWith('pm_sepaDebit');
+    const settled = keys.account.settleProcessing(intent.id, 'succeeded');
+    const good = eventOf('payment_intent.succeeded', settled);
+    const signer = new Stripe('sk_test_signer');
+    const stale = { payload: good.payload, signature: signer.webhooks.generateTestHeaderString({ payload: good.payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 301 }) };
+    const unconfigured = await env.connectedClient();
+    const refusals = await Promise.all([
+      deliver(eventOf('payment_intent.succeeded', settled, 'whsec_AnotherSecret0123456789')),
+      deliver({ payload: good.payload.replace('"succeeded"', '"canceled"'), signature: good.signature }),
+      deliver({ payload: good.payload, signature: '' }),
+      deliver(stale),
+      deliver(good, 'ws_unknownworkspace00'),
+      deliver(good, unconfigured.client.workspace),
+    ]);
+    expect(refusals.map((r) => `${r.status} ${r.body.code}`)).toEqual(Array(6).fill('400 stripe_signature_invalid'));
+    expect(new Set(refusals.map((r) => r.body.message)).size).toBe(1); // one answer: whether a workspace exists is not told
+    expect(await invoiceNow(invoice.id)).toMatchObject({ status: 'to_pay', transactions: [expect.objectContaining({ status: 'pending' })] });
+    expect((await deliver(good)).body.outcome).toBe('settled');
+  });
+
+  it('a lost webhook is repaired: by the sync once the charge is pending for more than an hour, and by the scheduled check', async () => {
+    const { client: other, keys: otherKeys } = await env.connectedClient({ webhookSecret: WEBHOOK_SECRET });
+    const first = await chargedWith('pm_sepaDebit', other, otherKeys.account);
+    const second = await chargedWith('pm_sepaDebit', other, otherKeys.account);
+    otherKeys.account.settleProcessing(first.intent.id, 'succeeded'); // its webhook never comes
+    otherKeys.account.settleProcessing(second.intent.id, 'failed');
+    const early = await other.post('/v1/payment-providers/stripe/sync');
+    expect([early.status, early.body]).toEqual([200, { checked: 0, settled: 0, still_pending: 0, more: false }]);
+
+    clock.setOffset(HOUR + 60_000);
+    const synced = await other.post('/v1/payment-providers/stripe/sync');
+    expect([synced.status, synced.body]).toEqual([200, { checked: 2, settled: 2, still_pending: 0, more: false }]);
+    expect((await invoiceNow(first.invoice.id, other)).status).toBe('paid');
+    expect((await invoiceNow(second.invoice.id, other)).transactions[0]).toMatchObject({ status: 'failed', error_type: 'insufficient_funds' });
+    expect((await other.post('/v1/payment-providers/stripe/sync')).body.checked).toBe(0); // their checks ended
+
+    // The scheduled check: an hour after going pending, Stripe is asked; still processing, again a day later.
+    clock.setOffset(0);
+    const third = await chargedWith('pm_sepaDebit', other, otherKeys.account);
+    clock.setOffset(HOUR + 60_000);
+    await runDueWork(clock.now(), { workspaces: new Set([other.workspace]) });
+    expect((await invoiceNow(third.invoice.id, other)).transactions[0].status).toBe('pending');
+    otherKeys.account.settleProcessing(third.intent.id, 'succeeded');
+    clock.setOffset(HOUR + 25 * HOUR);
+    await runDueWork(clock.now(), { workspaces: new Set([other.workspace]) });
+    expect((await invoiceNow(third.invoice.id, other)).status).toBe('paid');
+    clock.setOffset(0);
+  });
+});
