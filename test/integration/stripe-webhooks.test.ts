@@ -85,6 +85,32 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
     expect([paid.status, paid.amount_paid, paid.transactions.length, paid.transactions[0].status]).toEqual(['paid', 12_000, 1, 'succeeded']);
   });
 
+  it('the automatic collection: a debit pending until Stripe says; failed, the dunning goes on to its next retry; succeeded, it is over', async () => {
+    const collected = async () => {
+      const customer = (await client.post('/v1/customers', { name: 'Payer', currency: 'EUR', billing_address: { country: 'FR' } })).body;
+      await client.post(`/v1/customers/${customer.id}/payment-methods`, { provider: 'stripe', token: 'pm_sepaDebit' });
+      const invoice = (await client.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Service', unit_amount: 10_000 }] })).body;
+      expect(invoice.dunning).toMatchObject({ status: 'active', attempt: 0 });
+      await runDueWork(clock.now(), { workspaces: new Set([client.workspace]) });
+      const pending = await invoiceNow(invoice.id);
+      expect(pending).toMatchObject({ status: 'to_pay', dunning: { status: 'active', attempt: 0 }, transactions: [expect.objectContaining({ status: 'pending' })] });
+      const intent = [...keys.account.paymentIntents.values()].find((pi) => pi.metadata.invoice_id === invoice.id)!;
+      // Runs meanwhile charge nothing more: the debit is pending.
+      await runDueWork(clock.now(), { workspaces: new Set([client.workspace]) });
+      expect([...keys.account.paymentIntents.values()].filter((pi) => pi.metadata.invoice_id === invoice.id)).toHaveLength(1);
+      return { invoice, intent };
+    };
+    const failing = await collected();
+    expect((await deliver(eventOf('payment_intent.payment_failed', keys.account.settleProcessing(failing.intent.id, 'failed')))).body.outcome).toBe('settled');
+    const retried = await invoiceNow(failing.invoice.id);
+    expect(retried).toMatchObject({ status: 'error', dunning: { status: 'active', attempt: 1, last_error_type: 'insufficient_funds' } });
+    expect(Date.parse(retried.dunning.next_attempt_at)).toBeGreaterThan(clock.now().getTime());
+
+    const paying = await collected();
+    expect((await deliver(eventOf('payment_intent.succeeded', keys.account.settleProcessing(paying.intent.id, 'succeeded')))).body.outcome).toBe('settled');
+    expect(await invoiceNow(paying.invoice.id)).toMatchObject({ status: 'paid', dunning: { status: 'succeeded', attempt: 1, next_attempt_at: null } });
+  });
+
   it('refuses a bad signature, a tampered or stale body, an unknown workspace and one without a webhook secret alike: 400, nothing changed', async () => {
     const { invoice, intent } = await chargedWith('pm_sepaDebit');
     const settled = keys.account.settleProcessing(intent.id, 'succeeded');
