@@ -40,8 +40,8 @@ export const stripeEventReceipt: Schema = resource({
   id: { type: 'string', description: 'Stripe\'s event id (`evt_…`).' },
   type: { type: 'string', description: 'Stripe\'s event type.' },
   outcome: {
-    ...enumOf(['settled', 'still_pending', 'nothing', 'duplicate', 'ignored']),
-    description: 'What the event did: `settled` an invoice\'s pending charge, found it `still_pending`, `nothing` to do, a `duplicate` of an event applied before, or `ignored` (a type or mode not applied).',
+    ...enumOf(['settled', 'still_pending', 'recorded', 'nothing', 'duplicate', 'ignored']),
+    description: 'What the event did: `settled` an invoice\'s pending charge, found it `still_pending`, `recorded` a dispute (`chargeback`), `nothing` to do, a `duplicate` of an event applied before, or `ignored` (a type or mode not applied).',
   },
 });
 

@@ -15,7 +15,7 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
   let keys: StandInKeys;
   const clock = movableClock();
   beforeAll(async () => {
-    env = await startStripeTestApi();
+    env = await startStripeTestApi({ events: true });
     ({ client, keys } = await env.connectedClient({ webhookSecret: WEBHOOK_SECRET }));
   });
   afterAll(async () => {
@@ -109,6 +109,29 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
     const paying = await collected();
     expect((await deliver(eventOf('payment_intent.succeeded', keys.account.settleProcessing(paying.intent.id, 'succeeded')))).body.outcome).toBe('settled');
     expect(await invoiceNow(paying.invoice.id)).toMatchObject({ status: 'paid', dunning: { status: 'succeeded', attempt: 1, next_attempt_at: null } });
+  });
+
+  it('a dispute: kept as the payment\'s chargeback from the dispute as Stripe holds it, invoice.payment_disputed once, each event applied once', async () => {
+    const { invoice, intent } = await chargedWith('pm_card_chargeDisputed');
+    expect(invoice.status).toBe('paid');
+    const dispute = keys.account.openDispute(intent.id);
+    const created = eventOf('charge.dispute.created', structuredClone(dispute) as never);
+    const outcomes = [];
+    for (let i = 0; i < 3; i++) outcomes.push((await deliver(created)).body.outcome);
+    expect(outcomes).toEqual(['recorded', 'duplicate', 'duplicate']);
+    const opened = { provider_id: dispute.id, status: 'needs_response', reason: 'fraudulent', amount: 12_000, currency: 'EUR', opened_at: expect.any(String) };
+    expect((await invoiceNow(invoice.id)).transactions).toEqual([expect.objectContaining({ status: 'succeeded', chargeback: opened })]);
+
+    const closed = eventOf('charge.dispute.closed', structuredClone(keys.account.closeDispute(dispute.id, 'lost')) as never);
+    expect((await deliver(closed)).body.outcome).toBe('recorded');
+    // A `created` event sent again late: the dispute is read from Stripe, so it stays lost.
+    expect((await deliver(eventOf('charge.dispute.created', structuredClone(dispute) as never))).body.outcome).toBe('nothing');
+    const after = await invoiceNow(invoice.id);
+    expect([after.status, after.amount_paid, after.transactions[0].chargeback.status]).toEqual(['paid', 12_000, 'lost']);
+
+    await env.api.events.settle();
+    const messages = (await client.get('/v1/webhooks/messages?limit=250')).body.data as Array<{ payload: { event_type: string; data: { id: string } } }>;
+    expect(messages.filter((m) => m.payload.data.id === invoice.id && m.payload.event_type === 'invoice.payment_disputed')).toHaveLength(1);
   });
 
   it('refuses a bad signature, a tampered or stale body, an unknown workspace and one without a webhook secret alike: 400, nothing changed', async () => {

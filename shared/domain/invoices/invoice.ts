@@ -77,13 +77,24 @@ export interface PaymentTransaction {
   last_refreshed_at: string;
   /** The provider's fee for the payment (Stripe's balance transaction), in minor units; null when not reported. */
   provider_fee: number | null;
-  chargeback: null;
+  /** A dispute of the payment at the provider (a chargeback), as the provider last reported it; null without one. */
+  chargeback: Chargeback | null;
   integrations: unknown[];
   payment_method: PaymentMethodSummary | null;
   /** `pending`: at the provider, neither paid nor failed yet (a SEPA debit processing, 3-D Secure awaited). */
   status: 'succeeded' | 'failed' | 'pending';
   error_type: string | null;
   comment: string | null;
+}
+
+/** A payment's dispute (Stripe's Dispute): `status` as the provider says (`needs_response`, `under_review`, `won`, `lost`…). */
+export interface Chargeback {
+  provider_id: string;
+  status: string;
+  reason: string;
+  amount: number;
+  currency: string;
+  opened_at: string;
 }
 
 /** The public invoice (billing-api.md "Invoice"), also credit notes and documents. */

@@ -23,6 +23,11 @@ export interface AppliedEvent {
 /** Where the charge is: settled now, still pending, not pending on this provider id (nothing to do), an event seen before. */
 export type PendingOutcome = 'settled' | 'still_pending' | 'nothing' | 'duplicate';
 
+/** The event's record, in the transaction of its effect: it fails (a race lost to a redelivery) when already there. */
+export const appliedEventPut = (event: AppliedEvent): TransactItem => ({
+  Put: { TableName: tableName(), Item: { ...event.key, _type: 'provider_event', ttl: event.ttl }, ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
 /** The charge's outcome moves the collection that made it (docs/collection.md); a charge asked through the API stops it when paid. */
 async function collectionMove(ctx: Ctx, invoice: InvoiceItem, attempt: number | undefined, outcome: SettledOutcome): Promise<CollectionWrite> {
   if (attempt === undefined || !isDunned(invoice) || invoice.dunning.status !== 'active') {
@@ -61,9 +66,7 @@ export async function settlePendingCharge(
     const settled = withSettledCharge(ctx, invoice, outcome, payable);
     const moved = payable ? await collectionMove(ctx, settled, pending.collection_attempt, outcome) : { item: settled, also: [] };
     const next = { ...moved.item, _version: invoice._version + 1 };
-    const record: TransactItem[] = event
-      ? [{ Put: { TableName: tableName(), Item: { ...event.key, _type: 'provider_event', ttl: event.ttl }, ConditionExpression: 'attribute_not_exists(pk)' } }]
-      : [];
+    const record = event ? [appliedEventPut(event)] : [];
     await transactWrite([
       { Put: { TableName: tableName(), Item: next, ...versionCondition(invoice._version) } },
       pendingCheckDelete(ctx, invoiceId), ...moved.also, ...record, ...(await settlementItems(ctx, next)),

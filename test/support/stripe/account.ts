@@ -34,6 +34,7 @@ export class StandInAccount {
   readonly setupIntents = new Map<string, Stripe.SetupIntent>();
   readonly charges = new Map<string, Stripe.Charge>();
   readonly balanceTransactions = new Map<string, Stripe.BalanceTransaction>();
+  readonly disputes = new Map<string, Stripe.Dispute>();
   /** How confirming with each attached method ends (from the test method it was made from). */
   private readonly outcomes = new Map<string, Outcome>();
 
@@ -167,6 +168,31 @@ export class StandInAccount {
     const error: Stripe.PaymentIntent.LastPaymentError = { type: 'invalid_request_error', code: 'payment_method_provider_decline', decline_code: 'insufficient_funds', message: 'The customer\'s account has insufficient funds to cover this payment.', charge: charge.id };
     Object.assign(charge, { status: 'failed', paid: false, failure_code: 'insufficient_funds', failure_message: error.message });
     return Object.assign(intent, { status: 'requires_payment_method', last_payment_error: error, processing: null });
+  }
+
+  /** The customer disputes a succeeded payment with its bank, as `pm_card_createDispute`'s payments are. */
+  openDispute(intentId: string): Stripe.Dispute {
+    const intent = this.paymentIntent(intentId);
+    const charge = this.charges.get(intent.latest_charge as string);
+    if (intent.status !== 'succeeded' || !charge) throw new Error(`${intentId} is ${intent.status}: nothing to dispute`);
+    charge.disputed = true;
+    const dispute: Stripe.Dispute = {
+      ...fixture('dispute'), id: stripeId('dp'), amount: charge.amount, currency: charge.currency, charge: charge.id, payment_intent: intent.id,
+      created: this.now(), livemode: this.livemode, reason: 'fraudulent', status: 'needs_response', is_charge_refundable: false, metadata: {},
+    };
+    this.disputes.set(dispute.id, dispute);
+    return dispute;
+  }
+
+  /** The bank decides the dispute. */
+  closeDispute(id: string, status: 'won' | 'lost'): Stripe.Dispute {
+    return Object.assign(this.dispute(id), { status });
+  }
+
+  dispute(id: string): Stripe.Dispute {
+    const dispute = this.disputes.get(id);
+    if (!dispute) throw missing('dispute', id, 'dispute');
+    return dispute;
   }
 
   private usableMethod(methodId: string, customer: string | null): Stripe.PaymentMethod {

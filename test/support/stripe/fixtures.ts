@@ -19,6 +19,7 @@ export interface StripeFixtures {
   balance_transaction: Stripe.BalanceTransaction;
   charge: Stripe.Charge;
   customer: Stripe.Customer;
+  dispute: Stripe.Dispute;
   event: Stripe.Event;
   payment_intent: Stripe.PaymentIntent;
   payment_method: Stripe.PaymentMethod;

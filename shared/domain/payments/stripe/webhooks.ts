@@ -7,6 +7,7 @@ import type { PendingOutcome } from '../../invoices/settle-pending';
 import { connectionKey, type ProviderConnectionItem } from '../../payment-providers/connection';
 import { openSecret } from '../../payment-providers/secret-box';
 import { stripeClient } from './client';
+import { applyDispute } from './disputes';
 import { applyPaymentIntent } from './intents';
 
 /** Stripe's own default: a signature older than 5 minutes is refused (a replayed delivery). */
@@ -15,14 +16,20 @@ export const WEBHOOK_TOLERANCE_S = 300;
 const EVENT_KEPT_S = 30 * 24 * 60 * 60;
 
 /** The events the service applies (docs/payments.md, "Webhooks": the ones to select in Stripe's dashboard). */
-export const STRIPE_EVENTS = ['payment_intent.succeeded', 'payment_intent.payment_failed', 'payment_intent.processing', 'payment_intent.requires_action'] as const;
+export const STRIPE_EVENTS = [
+  'payment_intent.succeeded', 'payment_intent.payment_failed', 'payment_intent.processing', 'payment_intent.requires_action',
+  'charge.dispute.created', 'charge.dispute.updated', 'charge.dispute.closed',
+] as const;
 
 export interface StripeEventReceipt {
   received: true;
   id: string;
   type: string;
-  /** What it did: `settled` an invoice, found it `still_pending`, `nothing` to do, a `duplicate`, or `ignored` (a type not applied). */
-  outcome: PendingOutcome | 'ignored';
+  /**
+   * What it did: `settled` an invoice's pending charge, found it `still_pending`, `recorded` a dispute, `nothing` to do,
+   * a `duplicate`, or `ignored` (a type not applied).
+   */
+  outcome: PendingOutcome | 'recorded' | 'ignored';
 }
 
 /**
@@ -60,6 +67,10 @@ export async function receiveStripeEvent(ctx: Ctx, payload: string, signature: s
     case 'payment_intent.processing':
     case 'payment_intent.requires_action':
       return { ...receipt, outcome: await applyPaymentIntent(ctx, stripe, event.data.object, applied) };
+    case 'charge.dispute.created':
+    case 'charge.dispute.updated':
+    case 'charge.dispute.closed':
+      return { ...receipt, outcome: await applyDispute(ctx, stripe, event.data.object, applied) };
     default:
       return { ...receipt, outcome: 'ignored' };
   }
