@@ -17,6 +17,7 @@ export const routesUsingProviderSecrets: Readonly<Record<string, ProviderSecrets
   chargeInvoice: 'open',
   invoicePagePay: 'open',
   stripeWebhook: 'open',
+  createCreditNote: 'open',
   syncStripe: 'open',
 };
 

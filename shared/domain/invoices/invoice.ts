@@ -205,6 +205,11 @@ export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url' | 'collection_
    * moves the dunning when the provider settles it.
    */
   pending_charge?: { transaction_id: string; provider_id: string; reason: 'processing' | 'authentication_required'; collection_attempt?: number };
+  /**
+   * A credit note's refund asked of the provider and not confirmed yet (docs/payments.md, "Refunds"): the refund
+   * transaction is pending and the credit note `to_pay` until the provider says.
+   */
+  pending_refund?: { transaction_id: string; payment_intent: string; amount: number };
   gsi4pk?: string;
   gsi4sk?: string;
   /** Revocation of the hosted page's links: revoking moves it on, and only links of the current one open (hosted-pages.md). */
@@ -252,7 +257,7 @@ export function assertStorable(item: InvoiceItem): void {
 const INTERNAL = [
   'pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'gsi4pk', 'gsi4sk', 'lf', 'invoicing_entity_id', 'tax_rate_exact', 'coupon_terms',
   'promotion_code_id', 'redeemed_coupon_ids', 'fixed_dates', 'credited_amount', 'refunded_amount', 'credited_by_line', 'wallet_load', 'charge_attempt',
-  'link_generation', 'pending_charge',
+  'link_generation', 'pending_charge', 'pending_refund',
 ] as const;
 
 export function toInvoice(item: InvoiceItem): Invoice {

@@ -23,6 +23,7 @@ export interface StripeFixtures {
   event: Stripe.Event;
   payment_intent: Stripe.PaymentIntent;
   payment_method: Stripe.PaymentMethod;
+  refund: Stripe.Refund;
   setup_intent: Stripe.SetupIntent;
 }
 

@@ -9,6 +9,7 @@ import { settlePendingCharge, type AppliedEvent, type PendingOutcome } from '../
 import { connectedStripe } from '../../payment-providers/connect';
 import { outcomeOf } from './charge';
 import { atStripe } from './errors';
+import { refundWithStripe } from './refunds';
 
 /** The PaymentIntent as Stripe holds it now, with its charge's balance transaction (the fee). */
 const currentOutcome = (stripe: Stripe, intentId: string) => async () =>
@@ -26,12 +27,13 @@ export function applyPaymentIntent(ctx: Ctx, stripe: Stripe, intent: Stripe.Paym
 
 /**
  * The reconciliation of one invoice (the scheduled check, the sync): its pending charge is settled from what Stripe
- * says; still pending, it is checked again a day later; no longer pending, its check ends.
+ * says (a credit note's pending refund is asked again, under its key); still pending, it is checked again a day
+ * later; no longer pending, its check ends.
  */
 export async function checkPendingCharge(ctx: Ctx, invoiceId: string, connected?: Awaited<ReturnType<typeof connectedStripe>>): Promise<PendingOutcome> {
   const invoice = await getItem<InvoiceItem>(invoiceKey(ctx, invoiceId), true);
   const providerId = invoice?.pending_charge?.provider_id;
-  if (!providerId) {
+  if (!providerId && !invoice?.pending_refund) {
     await transactWrite([pendingCheckDelete(ctx, invoiceId)]);
     return 'nothing';
   }
@@ -44,7 +46,12 @@ export async function checkPendingCharge(ctx: Ctx, invoiceId: string, connected?
     await transactWrite([pendingCheckPut(ctx, invoiceId, NEXT_CHECK_MS)]);
     return 'still_pending';
   }
-  const outcome = await settlePendingCharge(ctx, invoiceId, providerId, currentOutcome(stripe, providerId));
+  if (!providerId) return recheck(ctx, invoiceId, await refundWithStripe(ctx, invoiceId));
+  return recheck(ctx, invoiceId, await settlePendingCharge(ctx, invoiceId, providerId, currentOutcome(stripe, providerId)));
+}
+
+/** Still pending: asked again a day later. */
+async function recheck(ctx: Ctx, invoiceId: string, outcome: PendingOutcome): Promise<PendingOutcome> {
   if (outcome === 'still_pending') await transactWrite([pendingCheckPut(ctx, invoiceId, NEXT_CHECK_MS)]);
   return outcome;
 }
