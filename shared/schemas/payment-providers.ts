@@ -46,7 +46,7 @@ export const stripeEventReceipt: Schema = resource({
 });
 
 export const stripeSyncResult: Schema = resource({
-  checked: { type: 'integer', description: 'Invoices whose charge had been pending for more than an hour.' },
+  checked: { type: 'integer', description: 'Invoices whose charge (or credit notes whose refund) had been pending for more than an hour.' },
   settled: { type: 'integer', description: 'Of them, paid or failed now from what Stripe says.' },
   still_pending: { type: 'integer', description: 'Of them, still pending at Stripe (checked again daily).' },
   more: { type: 'boolean', description: 'More pending charges are due than one sync checks (100): call it again.' },
