@@ -1,30 +1,17 @@
 import Stripe from 'stripe';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import type { Client } from '../support/api';
-import { movableClock } from '../support/clock';
-import { startStripeTestApi, type StripeTestApi } from '../support/stripe/api';
 import { describeWithStripeFixtures } from '../support/stripe/fixtures';
-import type { StandInKeys } from '../support/stripe/server';
+import { stripeSuite } from '../support/stripe/suite';
 
 const WEBHOOK_SECRET = 'whsec_WebhookTestSecret0123456789';
 const HOUR = 60 * 60 * 1000;
 
 describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/stripe/webhooks/{workspace_id}) and the sync', () => {
-  let env: StripeTestApi;
-  let client: Client;
-  let keys: StandInKeys;
-  const clock = movableClock();
-  beforeAll(async () => {
-    env = await startStripeTestApi({ events: true });
-    ({ client, keys } = await env.connectedClient({ webhookSecret: WEBHOOK_SECRET }));
-  });
-  afterAll(async () => {
-    await env.close();
-    clock.restore();
-  });
+  const s = stripeSuite({ events: true, webhookSecret: WEBHOOK_SECRET });
 
   /** A to_pay invoice of 120.00 EUR charged to a saved Stripe method: its reply and its PaymentIntent. */
-  async function chargedWith(testMethod: string, on: Client = client, account = keys.account) {
+  async function chargedWith(testMethod: string, on: Client = s.client, account = s.keys.account) {
     const customer = (await on.post('/v1/customers', { name: 'Payer', currency: 'EUR', billing_address: { country: 'FR' } })).body;
     expect((await on.post(`/v1/customers/${customer.id}/payment-methods`, { provider: 'stripe', token: testMethod })).status).toBe(201);
     const invoice = (await on.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Service', unit_amount: 10_000 }] })).body;
@@ -35,12 +22,12 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
   }
 
   /** Stripe's delivery of `type` with the PaymentIntent as it is now (a snapshot: later deliveries may carry it older). */
-  const eventOf = (type: string, intent: Stripe.PaymentIntent, secret = WEBHOOK_SECRET) => env.standIn.signedEvent(type, structuredClone(intent), secret, keys.account);
-  const deliver = (delivery: { payload: string; signature: string }, workspace = client.workspace) =>
-    env.api.raw('POST', `/v1/payment-providers/stripe/webhooks/${workspace}`, {
+  const eventOf = (type: string, intent: Stripe.PaymentIntent, secret = WEBHOOK_SECRET) => s.env.standIn.signedEvent(type, structuredClone(intent), secret, s.keys.account);
+  const deliver = (delivery: { payload: string; signature: string }, workspace = s.client.workspace) =>
+    s.env.api.raw('POST', `/v1/payment-providers/stripe/webhooks/${workspace}`, {
       headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': delivery.signature }, body: delivery.payload,
     });
-  const invoiceNow = async (id: string, on: Client = client) => (await on.get(`/v1/invoices/${id}`)).body;
+  const invoiceNow = async (id: string, on: Client = s.client) => (await on.get(`/v1/invoices/${id}`)).body;
 
   it('SEPA processing, then succeeded: each event applied once when delivered 3 times, an older one after it changes nothing', async () => {
     const { invoice, intent } = await chargedWith('pm_sepaDebit');
@@ -49,7 +36,7 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
     for (let i = 0; i < 3; i++) expect((await deliver(processing)).body).toMatchObject({ received: true, id: processing.event.id, outcome: 'still_pending' });
     expect(await invoiceNow(invoice.id)).toMatchObject({ status: 'to_pay', amount_paid: 0, transactions: [expect.objectContaining({ status: 'pending' })] });
 
-    const succeeded = eventOf('payment_intent.succeeded', keys.account.settleProcessing(intent.id, 'succeeded'));
+    const succeeded = eventOf('payment_intent.succeeded', s.keys.account.settleProcessing(intent.id, 'succeeded'));
     const outcomes = [];
     for (let i = 0; i < 3; i++) outcomes.push((await deliver(succeeded)).body.outcome);
     outcomes.push((await deliver(processing)).body.outcome); // the older event, redelivered late
@@ -63,7 +50,7 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
 
   it('SEPA processing, then failed: the transaction failed with the decline code, the invoice in error, applied once', async () => {
     const { invoice, intent } = await chargedWith('pm_sepaDebit');
-    const failed = eventOf('payment_intent.payment_failed', keys.account.settleProcessing(intent.id, 'failed'));
+    const failed = eventOf('payment_intent.payment_failed', s.keys.account.settleProcessing(intent.id, 'failed'));
     const outcomes = [];
     for (let i = 0; i < 3; i++) outcomes.push((await deliver(failed)).body.outcome);
     expect(outcomes).toEqual(['settled', 'duplicate', 'duplicate']);
@@ -71,13 +58,13 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
     expect([after.status, after.amount_paid, after.amount_due]).toEqual(['error', 0, 12_000]);
     expect(after.transactions).toEqual([expect.objectContaining({ status: 'failed', provider_id: intent.id, error_type: 'insufficient_funds', provider_fee: null })]);
     // No longer pending: the invoice can be charged again.
-    expect((await client.post(`/v1/invoices/${invoice.id}/charge`)).status).toBe(200);
+    expect((await s.client.post(`/v1/invoices/${invoice.id}/charge`)).status).toBe(200);
   });
 
   it('out of order: an event is applied from the PaymentIntent as Stripe holds it, never from its older copy', async () => {
     const { invoice, intent } = await chargedWith('pm_sepaDebit');
     const late = eventOf('payment_intent.processing', intent); // sent while processing, delivered after the debit succeeded
-    const succeeded = eventOf('payment_intent.succeeded', keys.account.settleProcessing(intent.id, 'succeeded'));
+    const succeeded = eventOf('payment_intent.succeeded', s.keys.account.settleProcessing(intent.id, 'succeeded'));
     expect((await deliver(late)).body.outcome).toBe('settled');
     expect((await deliver(succeeded)).body.outcome).toBe('nothing');
     expect((await deliver(late)).body.outcome).toBe('duplicate');
@@ -87,34 +74,34 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
 
   it('the automatic collection: a debit pending until Stripe says; failed, the dunning goes on to its next retry; succeeded, it is over', async () => {
     const collected = async () => {
-      const customer = (await client.post('/v1/customers', { name: 'Payer', currency: 'EUR', billing_address: { country: 'FR' } })).body;
-      await client.post(`/v1/customers/${customer.id}/payment-methods`, { provider: 'stripe', token: 'pm_sepaDebit' });
-      const invoice = (await client.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Service', unit_amount: 10_000 }] })).body;
+      const customer = (await s.client.post('/v1/customers', { name: 'Payer', currency: 'EUR', billing_address: { country: 'FR' } })).body;
+      await s.client.post(`/v1/customers/${customer.id}/payment-methods`, { provider: 'stripe', token: 'pm_sepaDebit' });
+      const invoice = (await s.client.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Service', unit_amount: 10_000 }] })).body;
       expect(invoice.dunning).toMatchObject({ status: 'active', attempt: 0 });
-      await runDueWork(clock.now(), { workspaces: new Set([client.workspace]) });
+      await runDueWork(s.clock.now(), { workspaces: new Set([s.client.workspace]) });
       const pending = await invoiceNow(invoice.id);
       expect(pending).toMatchObject({ status: 'to_pay', dunning: { status: 'active', attempt: 0 }, transactions: [expect.objectContaining({ status: 'pending' })] });
-      const intent = [...keys.account.paymentIntents.values()].find((pi) => pi.metadata.invoice_id === invoice.id)!;
+      const intent = [...s.keys.account.paymentIntents.values()].find((pi) => pi.metadata.invoice_id === invoice.id)!;
       // Runs meanwhile charge nothing more: the debit is pending.
-      await runDueWork(clock.now(), { workspaces: new Set([client.workspace]) });
-      expect([...keys.account.paymentIntents.values()].filter((pi) => pi.metadata.invoice_id === invoice.id)).toHaveLength(1);
+      await runDueWork(s.clock.now(), { workspaces: new Set([s.client.workspace]) });
+      expect([...s.keys.account.paymentIntents.values()].filter((pi) => pi.metadata.invoice_id === invoice.id)).toHaveLength(1);
       return { invoice, intent };
     };
     const failing = await collected();
-    expect((await deliver(eventOf('payment_intent.payment_failed', keys.account.settleProcessing(failing.intent.id, 'failed')))).body.outcome).toBe('settled');
+    expect((await deliver(eventOf('payment_intent.payment_failed', s.keys.account.settleProcessing(failing.intent.id, 'failed')))).body.outcome).toBe('settled');
     const retried = await invoiceNow(failing.invoice.id);
     expect(retried).toMatchObject({ status: 'error', dunning: { status: 'active', attempt: 1, last_error_type: 'insufficient_funds' } });
-    expect(Date.parse(retried.dunning.next_attempt_at)).toBeGreaterThan(clock.now().getTime());
+    expect(Date.parse(retried.dunning.next_attempt_at)).toBeGreaterThan(s.clock.now().getTime());
 
     const paying = await collected();
-    expect((await deliver(eventOf('payment_intent.succeeded', keys.account.settleProcessing(paying.intent.id, 'succeeded')))).body.outcome).toBe('settled');
+    expect((await deliver(eventOf('payment_intent.succeeded', s.keys.account.settleProcessing(paying.intent.id, 'succeeded')))).body.outcome).toBe('settled');
     expect(await invoiceNow(paying.invoice.id)).toMatchObject({ status: 'paid', dunning: { status: 'succeeded', attempt: 1, next_attempt_at: null } });
   });
 
   it('a dispute: kept as the payment\'s chargeback from the dispute as Stripe holds it, invoice.payment_disputed once, each event applied once', async () => {
     const { invoice, intent } = await chargedWith('pm_card_chargeDisputed');
     expect(invoice.status).toBe('paid');
-    const dispute = keys.account.openDispute(intent.id);
+    const dispute = s.keys.account.openDispute(intent.id);
     const created = eventOf('charge.dispute.created', structuredClone(dispute) as never);
     const outcomes = [];
     for (let i = 0; i < 3; i++) outcomes.push((await deliver(created)).body.outcome);
@@ -122,25 +109,25 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
     const opened = { provider_id: dispute.id, status: 'needs_response', reason: 'fraudulent', amount: 12_000, currency: 'EUR', opened_at: expect.any(String) };
     expect((await invoiceNow(invoice.id)).transactions).toEqual([expect.objectContaining({ status: 'succeeded', chargeback: opened })]);
 
-    const closed = eventOf('charge.dispute.closed', structuredClone(keys.account.closeDispute(dispute.id, 'lost')) as never);
+    const closed = eventOf('charge.dispute.closed', structuredClone(s.keys.account.closeDispute(dispute.id, 'lost')) as never);
     expect((await deliver(closed)).body.outcome).toBe('recorded');
     // A `created` event sent again late: the dispute is read from Stripe, so it stays lost.
     expect((await deliver(eventOf('charge.dispute.created', structuredClone(dispute) as never))).body.outcome).toBe('nothing');
     const after = await invoiceNow(invoice.id);
     expect([after.status, after.amount_paid, after.transactions[0].chargeback.status]).toEqual(['paid', 12_000, 'lost']);
 
-    await env.api.events.settle();
-    const messages = (await client.get('/v1/webhooks/messages?limit=250')).body.data as Array<{ payload: { event_type: string; data: { id: string } } }>;
+    await s.env.api.events.settle();
+    const messages = (await s.client.get('/v1/webhooks/messages?limit=250')).body.data as Array<{ payload: { event_type: string; data: { id: string } } }>;
     expect(messages.filter((m) => m.payload.data.id === invoice.id && m.payload.event_type === 'invoice.payment_disputed')).toHaveLength(1);
   });
 
   it('refuses a bad signature, a tampered or stale body, an unknown workspace and one without a webhook secret alike: 400, nothing changed', async () => {
     const { invoice, intent } = await chargedWith('pm_sepaDebit');
-    const settled = keys.account.settleProcessing(intent.id, 'succeeded');
+    const settled = s.keys.account.settleProcessing(intent.id, 'succeeded');
     const good = eventOf('payment_intent.succeeded', settled);
     const signer = new Stripe('sk_test_signer');
     const stale = { payload: good.payload, signature: signer.webhooks.generateTestHeaderString({ payload: good.payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 301 }) };
-    const unconfigured = await env.connectedClient();
+    const unconfigured = await s.env.connectedClient();
     const refusals = await Promise.all([
       deliver(eventOf('payment_intent.succeeded', settled, 'whsec_AnotherSecret0123456789')),
       deliver({ payload: good.payload.replace('"succeeded"', '"canceled"'), signature: good.signature }),
@@ -156,7 +143,7 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
   });
 
   it('a lost webhook is repaired: by the sync once the charge is pending for more than an hour, and by the scheduled check', async () => {
-    const { client: other, keys: otherKeys } = await env.connectedClient({ webhookSecret: WEBHOOK_SECRET });
+    const { client: other, keys: otherKeys } = await s.env.connectedClient({ webhookSecret: WEBHOOK_SECRET });
     const first = await chargedWith('pm_sepaDebit', other, otherKeys.account);
     const second = await chargedWith('pm_sepaDebit', other, otherKeys.account);
     otherKeys.account.settleProcessing(first.intent.id, 'succeeded'); // its webhook never comes
@@ -164,7 +151,7 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
     const early = await other.post('/v1/payment-providers/stripe/sync');
     expect([early.status, early.body]).toEqual([200, { checked: 0, settled: 0, still_pending: 0, more: false }]);
 
-    clock.setOffset(HOUR + 60_000);
+    s.clock.setOffset(HOUR + 60_000);
     const synced = await other.post('/v1/payment-providers/stripe/sync');
     expect([synced.status, synced.body]).toEqual([200, { checked: 2, settled: 2, still_pending: 0, more: false }]);
     expect((await invoiceNow(first.invoice.id, other)).status).toBe('paid');
@@ -172,15 +159,15 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
     expect((await other.post('/v1/payment-providers/stripe/sync')).body.checked).toBe(0); // their checks ended
 
     // The scheduled check: an hour after going pending, Stripe is asked; still processing, again a day later.
-    clock.setOffset(0);
+    s.clock.setOffset(0);
     const third = await chargedWith('pm_sepaDebit', other, otherKeys.account);
-    clock.setOffset(HOUR + 60_000);
-    await runDueWork(clock.now(), { workspaces: new Set([other.workspace]) });
+    s.clock.setOffset(HOUR + 60_000);
+    await runDueWork(s.clock.now(), { workspaces: new Set([other.workspace]) });
     expect((await invoiceNow(third.invoice.id, other)).transactions[0].status).toBe('pending');
     otherKeys.account.settleProcessing(third.intent.id, 'succeeded');
-    clock.setOffset(HOUR + 25 * HOUR);
-    await runDueWork(clock.now(), { workspaces: new Set([other.workspace]) });
+    s.clock.setOffset(HOUR + 25 * HOUR);
+    await runDueWork(s.clock.now(), { workspaces: new Set([other.workspace]) });
     expect((await invoiceNow(third.invoice.id, other)).status).toBe('paid');
-    clock.setOffset(0);
+    s.clock.setOffset(0);
   });
 });
