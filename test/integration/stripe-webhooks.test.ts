@@ -121,6 +121,25 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
     expect(messages.filter((m) => m.payload.data.id === invoice.id && m.payload.event_type === 'invoice.payment_disputed')).toHaveLength(1);
   });
 
+  it('an event for a charge still being recorded is a 409 (Stripe sends it again), applied once the charge is recorded', async () => {
+    const customer = (await s.client.post('/v1/customers', { name: 'Payer', currency: 'EUR', billing_address: { country: 'FR' } })).body;
+    await s.client.post(`/v1/customers/${customer.id}/payment-methods`, { provider: 'stripe', token: 'pm_sepaDebit' });
+    const invoice = (await s.client.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Service', unit_amount: 10_000 }] })).body;
+    s.env.standIn.cutAfterProcessing(/^\/v1\/payment_intents$/, 2); // Stripe made the PaymentIntent, we never heard
+    expect((await s.client.post(`/v1/invoices/${invoice.id}/charge`)).status).toBe(503);
+    const intent = [...s.keys.account.paymentIntents.values()].find((pi) => pi.metadata.invoice_id === invoice.id)!;
+    const succeeded = eventOf('payment_intent.succeeded', s.keys.account.settleProcessing(intent.id, 'succeeded'));
+    const early = await deliver(succeeded);
+    expect([early.status, early.body.code]).toEqual([409, 'charge_in_progress']);
+    expect((await invoiceNow(invoice.id)).transactions).toEqual([]);
+    // The same attempt again, under its key: Stripe replays its first answer (processing), now recorded as pending.
+    const charged = await s.client.post(`/v1/invoices/${invoice.id}/charge`);
+    expect([charged.body.status, charged.body.transactions[0].status]).toEqual(['to_pay', 'pending']);
+    expect((await deliver(succeeded)).body.outcome).toBe('settled'); // Stripe's redelivery
+    expect(await invoiceNow(invoice.id)).toMatchObject({ status: 'paid', amount_paid: 12_000 });
+    expect([...s.keys.account.paymentIntents.values()].filter((pi) => pi.metadata.invoice_id === invoice.id)).toHaveLength(1);
+  });
+
   it('refuses a bad signature, a tampered or stale body, an unknown workspace and one without a webhook secret alike: 400, nothing changed', async () => {
     const { invoice, intent } = await chargedWith('pm_sepaDebit');
     const settled = s.keys.account.settleProcessing(intent.id, 'succeeded');
