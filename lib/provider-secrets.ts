@@ -16,6 +16,9 @@ export const routesUsingProviderSecrets: Readonly<Record<string, ProviderSecrets
   createSetupIntent: 'open',
   chargeInvoice: 'open',
   invoicePagePay: 'open',
+  stripeWebhook: 'open',
+  createCreditNote: 'open',
+  syncStripe: 'open',
 };
 
 /**

@@ -23,11 +23,21 @@ class UnsupportedMediaType extends DomainError {
 /** `application/json`, optionally with `charset=utf-8` (JSON is UTF-8, RFC 8259); `application/json-seq` and the like are not. */
 const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-?8"?\s*)?$/i;
 
+/**
+ * The body exactly as sent (API Gateway hands some bodies base64-encoded), as UTF-8: what a signature over the body
+ * (Stripe's webhooks) is checked on. 413 over 1 MiB; no body reads as ''.
+ */
+export function rawBody(event: APIGatewayProxyEventV2): string {
+  if (event.body === undefined || event.body === null) return '';
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLarge();
+  return raw;
+}
+
 /** Parses the JSON body: 413 over 1 MiB, 415 when not declared JSON, 400 when malformed. No body reads as `{}`. */
 export function parseBody(event: APIGatewayProxyEventV2): unknown {
   if (event.body === undefined || event.body === null || event.body === '') return {};
-  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLarge();
+  const raw = rawBody(event);
   const contentType = headerValue(event.headers, 'content-type') ?? '';
   if (!JSON_MEDIA_TYPE.test(contentType.trim())) throw new UnsupportedMediaType();
   try {

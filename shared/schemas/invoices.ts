@@ -115,7 +115,16 @@ export const invoiceTransactionResource: Schema = resource({
   id: out.string, type: enumOf(['payment', 'refund']), amount: out.amount, currency: out.string, customer_id: out.string,
   provider_id: out.nullableString, process_at: out.dateTime, refunded_at: out.nullableDateTime, last_refreshed_at: out.dateTime,
   provider_fee: { ...out.nullableAmount, description: "Stripe's fee for the payment (from its balance transaction); null when not reported (the sandbox)." },
-  chargeback: { ...out.nullableFreeObject, description: 'Not reported by the sandbox provider: null.' }, integrations: arrayOf(out.freeObject),
+  chargeback: {
+    ...nullableResource(resource({
+      provider_id: { type: 'string', description: 'Stripe\'s dispute (`dp_…`).' },
+      status: { type: 'string', description: 'As Stripe reports it: `warning_needs_response`, `needs_response`, `under_review`, `won`, `lost`…' },
+      reason: { type: 'string', description: 'Stripe\'s reason (`fraudulent`, `product_not_received`…).' },
+      amount: out.amount, currency: out.string, opened_at: out.dateTime,
+    })),
+    description: 'A dispute of the payment (a chargeback) as the provider last reported it; null without one (always, with the sandbox).',
+  },
+  integrations: arrayOf(out.freeObject),
   payment_method: nullableResource(paymentMethodSummary),
   status: { ...enumOf(['succeeded', 'failed', 'pending']), description: 'pending: at the provider, neither paid nor failed yet (a SEPA debit processing, 3-D Secure awaited).' },
   error_type: out.nullableString, comment: out.nullableString,

@@ -29,3 +29,25 @@ export const providerConnectionResource: Schema = resource({
   webhook_secret_configured: out.boolean,
   connected_at: out.dateTime,
 });
+
+export const stripeWebhookPath = object(
+  { workspace_id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'The workspace whose Stripe account sends the event (its `webhook_url`).' } },
+  ['workspace_id'],
+);
+
+export const stripeEventReceipt: Schema = resource({
+  received: out.boolean,
+  id: { type: 'string', description: 'Stripe\'s event id (`evt_…`).' },
+  type: { type: 'string', description: 'Stripe\'s event type.' },
+  outcome: {
+    ...enumOf(['settled', 'still_pending', 'recorded', 'nothing', 'duplicate', 'ignored']),
+    description: 'What the event did: `settled` an invoice\'s pending charge, found it `still_pending`, `recorded` a dispute (`chargeback`), `nothing` to do, a `duplicate` of an event applied before, or `ignored` (a type or mode not applied).',
+  },
+});
+
+export const stripeSyncResult: Schema = resource({
+  checked: { type: 'integer', description: 'Invoices whose charge (or credit notes whose refund) had been pending for more than an hour.' },
+  settled: { type: 'integer', description: 'Of them, paid or failed now from what Stripe says.' },
+  still_pending: { type: 'integer', description: 'Of them, still pending at Stripe (checked again daily).' },
+  more: { type: 'boolean', description: 'More pending charges are due than one sync checks (100): call it again.' },
+});

@@ -7,14 +7,15 @@ describe('the route table', () => {
     expect(new Set(routes.map((r) => `${r.method} ${r.path}`)).size).toBe(routes.length);
   });
 
-  it('needs read for GET and write for the rest (DESIGN.md §7); only client registration takes any scope, API keys and payment providers admin; OAuth and discovery are public', () => {
+  it('needs read for GET and write for the rest (DESIGN.md §7); only client registration takes any scope, API keys and payment providers admin; OAuth, discovery and Stripe\'s webhooks are public', () => {
     const oauthProtocol = (path: string) => path.startsWith('/.well-known/') || (path.startsWith('/oauth/') && path !== '/oauth/register');
     for (const route of routes) {
       // Public: OAuth's protocol routes and discovery, and the hosted pages (their link is the credential).
       const expected =
         // The MCP endpoint takes any valid credential: each tool's own route then demands its scope.
         route.path === '/oauth/register' || route.path === '/mcp' ? 'any'
-        : oauthProtocol(route.path) || route.path.startsWith('/pages/') ? 'public'
+        // Stripe's webhooks: Stripe's signature is their credential.
+        : oauthProtocol(route.path) || route.path.startsWith('/pages/') || route.path.startsWith('/v1/payment-providers/stripe/webhooks/') ? 'public'
         // Managing credentials, the service's or a payment provider's, takes the admin scope.
         : route.path.startsWith('/v1/api-keys') || route.path.startsWith('/v1/payment-providers') ? 'admin'
         : route.method === 'GET' ? 'read' : 'write';
@@ -48,7 +49,8 @@ describe('the route table', () => {
       // Stripe setup intent, an invoice's transaction or credit note.
       const child = /\/credits\/\{productId\}\/(topup|usage)$|\/(payment-methods|setup-intents|transactions|credit-notes|portal-sessions)$/;
       // POST /mcp is a JSON-RPC call, not a creation.
-      const creates = route.method === 'POST' && route.path !== '/mcp' && (!/\/\{id\}\//.test(route.path) || child.test(route.path));
+      // Nor is a sync with a provider (it settles what exists).
+      const creates = route.method === 'POST' && route.path !== '/mcp' && !route.path.endsWith('/sync') && (!/\/\{id\}\//.test(route.path) || child.test(route.path));
       expect([route.id, route.response.status]).toEqual([route.id, creates ? 201 : 200]);
     }
   });

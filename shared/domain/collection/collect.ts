@@ -86,7 +86,7 @@ async function fromPaymentMethod(ctx: Ctx, invoice: Dunned, customer: CustomerIt
       finish: (next, result) =>
         result.status === 'succeeded' ? afterCollected(ctx, next as Dunned, attempt)
         : result.status === 'failed' ? afterFailure(ctx, next as Dunned, { attempt, errorType: result.errorType, remind })
-        : { item: next, also: [] },
+        : { item: { ...next, pending_charge: { ...next.pending_charge!, collection_attempt: attempt } }, also: [] },
     });
     return charged.status === 'paid' ? 'collected' : charged.dunning?.status === 'exhausted' ? 'exhausted' : 'failed';
   } catch (error) {

@@ -13,6 +13,7 @@ import { ChargeOutcomeUnknown } from '../payments/errors';
 import { paymentProvider, type ChargeResult } from '../payments/provider';
 import { toInvoice, type Invoice, type InvoiceItem } from './invoice';
 import { assertPayable } from './payments';
+import { pendingCheckPut } from './pending-check';
 import { findInvoiceItem } from './read';
 import { paymentTransaction, settlementItems, withFailedCharge, withPayment, withPendingCharge } from './settle';
 
@@ -79,7 +80,9 @@ async function finish(ctx: Ctx, id: string, attemptId: string, method: PaymentMe
     // The collection's state moves in the same write: its retries, or its end (docs/collection.md).
     const moved = collection ? collection.finish(charged, result) : result.status === 'succeeded' ? afterOutsidePayment(ctx, charged) : { item: charged, also: [] };
     const next = { ...moved.item, _version: invoice._version + 1 };
-    await transactWrite([{ Put: { TableName: tableName(), Item: next, ...versionCondition(invoice._version) } }, ...moved.also, ...(await settlementItems(ctx, next))]);
+    // A pending charge is checked at the provider later, in case its webhook never comes (pending-check.ts).
+    const check = result.status === 'pending' ? [pendingCheckPut(ctx, id)] : [];
+    await transactWrite([{ Put: { TableName: tableName(), Item: next, ...versionCondition(invoice._version) } }, ...moved.also, ...check, ...(await settlementItems(ctx, next))]);
     return toInvoice(next);
   });
 }

@@ -17,6 +17,7 @@ import { creditedParts, creditLines, type CreditRequest } from './credit-amounts
 import { INVOICE, invoiceKey, invoiceListFields, invoiceListKeys, toInvoice, type Invoice, type InvoiceItem, type InvoiceStatus } from './invoice';
 import { takeNumber } from './numbering';
 import { findInvoiceItem } from './read';
+import { pendingCheckPut } from './pending-check';
 import { paymentTransaction } from './settle';
 import { assertNoChargeRunning } from './payments';
 import { assertMove } from './transitions';
@@ -57,8 +58,15 @@ export function creditSplit(invoice: Pick<InvoiceItem, 'amount_due'>, total: num
 
 /** A refund to the payment method goes back the way the money came: the method of the latest succeeded payment. */
 function refundedWay(invoice: InvoiceItem): PaymentMethodSummary | null {
-  const payments = invoice.transactions.filter((t) => t.type === 'payment' && t.status === 'succeeded');
-  return payments.at(-1)?.payment_method ?? null;
+  return latestPayment(invoice)?.payment_method ?? null;
+}
+
+const latestPayment = (invoice: InvoiceItem) => invoice.transactions.filter((t) => t.type === 'payment' && t.status === 'succeeded').at(-1);
+
+/** The Stripe PaymentIntent a refund to the payment method goes back through, when the money came by Stripe. */
+function stripeIntentOf(invoice: InvoiceItem): string | undefined {
+  const providerId = latestPayment(invoice)?.provider_id;
+  return providerId?.startsWith('pi_') ? providerId : undefined;
 }
 
 async function customerWallet(ctx: Ctx, customerId: string): Promise<WalletItem> {
@@ -95,6 +103,9 @@ async function writeCreditNote(ctx: Ctx, { original, entity, input, voids }: Cre
   const id = newId('inv');
   const wallet = method === 'wallet' ? await customerWallet(ctx, original.customer_id) : undefined;
   const number = takeNumber(ctx, entity, 'credit_note', new Date(now));
+  // Money paid through Stripe goes back through Stripe: the refund is pending until Stripe confirms it (refunds.ts).
+  const intent = method === 'payment_method' && refund > 0 ? stripeIntentOf(original) : undefined;
+  const refundId = newId('tra');
   const note: InvoiceItem = {
     ...original,
     ...invoiceKey(ctx, id),
@@ -103,20 +114,21 @@ async function writeCreditNote(ctx: Ctx, { original, entity, input, voids }: Cre
     id,
     number: number.number,
     type: 'credit_note',
-    status: 'paid',
+    status: intent ? 'to_pay' : 'paid',
     ...totals,
     amount_fixed: 0,
-    amount_paid: refund,
+    amount_paid: intent ? 0 : refund,
     amount_credited: settles,
-    amount_due: 0,
+    amount_due: intent ? refund : 0,
     line_items: lines,
     coupons: [],
-    transactions: refund > 0 ? [paymentTransaction(ctx, original, newId('tra'), {
+    transactions: refund > 0 ? [paymentTransaction(ctx, original, refundId, {
       amount: refund, provider_id: null, payment_method: wallet ? plainSummary('wallet', wallet.id) : refundedWay(original),
-      status: 'succeeded', error_type: null, comment: input.reason ?? null,
+      status: intent ? 'pending' : 'succeeded', error_type: null, comment: input.reason ?? null,
     }, 'refund')] : [],
+    ...(intent && { pending_refund: { transaction_id: refundId, payment_intent: intent, amount: refund } }),
     custom_note: input.reason ?? null,
-    emitted_at: now, due_at: now, settled_at: now, refunded_at: null, grace_period_ended_at: null, created_at: now, updated_at: now,
+    emitted_at: now, due_at: now, settled_at: intent ? null : now, refunded_at: null, grace_period_ended_at: null, created_at: now, updated_at: now,
     original_invoice_id: original.id,
     original_invoice_number: original.number,
     coupon_terms: [], promotion_code_id: null, credited_amount: 0, refunded_amount: 0, credited_by_line: {}, wallet_load: null,
@@ -141,7 +153,7 @@ async function writeCreditNote(ctx: Ctx, { original, entity, input, voids }: Cre
     credited_amount: original.credited_amount + totals.total_amount,
     refunded_amount: original.refunded_amount + refund,
     credited_by_line,
-    refunded_at: refund > 0 ? now : original.refunded_at,
+    refunded_at: refund > 0 && !intent ? now : original.refunded_at,
     updated_at: now,
   };
   updated.lf = invoiceListFields(updated);
@@ -150,6 +162,8 @@ async function writeCreditNote(ctx: Ctx, { original, entity, input, voids }: Cre
     { Put: { TableName: tableName(), Item: updated, ...versionCondition(original._version) } },
     number.item,
     counterUpdate(ctx, INVOICE, 1),
+    // Asked again later if the provider's answer never comes (pending-check.ts).
+    ...(intent ? [pendingCheckPut(ctx, id)] : []),
     ...(wallet ? ledgerItems(walletChange(ctx, wallet, [{ type: 'credit_paid', amount: refund, source: 'credit_note', comment: `Credit note ${number.number}`, invoice_id: id }], new Date(now)).change) : []),
   ];
   await transactWrite(items);

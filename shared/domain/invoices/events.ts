@@ -24,5 +24,15 @@ export function invoiceEvents(before: InvoiceItem | undefined, after: InvoiceIte
     return [...(before ? [] : [{ type: 'credit_note.ready' as const, data }]), ...(entered === 'paid' ? [{ type: 'credit_note.settled' as const, data }] : [])];
   }
   const status = entered && INVOICE_STATUS_EVENTS[entered];
-  return [...(before ? [] : [{ type: 'invoice.created' as const, data }]), ...(status ? [{ type: status, data }] : []), ...dunningEvents(before, after, data)];
+  return [
+    ...(before ? [] : [{ type: 'invoice.created' as const, data }]), ...(status ? [{ type: status, data }] : []), ...dunningEvents(before, after, data),
+    ...(newlyDisputed(before, after) ? [{ type: 'invoice.payment_disputed' as const, data }] : []),
+  ];
+}
+
+/** A payment of the invoice got a dispute (a chargeback) it did not have. */
+function newlyDisputed(before: InvoiceItem | undefined, after: InvoiceItem): boolean {
+  const disputed = (item: InvoiceItem | undefined) => new Set((item?.transactions ?? []).filter((t) => t.chargeback).map((t) => t.chargeback!.provider_id));
+  const earlier = disputed(before);
+  return [...disputed(after)].some((id) => !earlier.has(id));
 }

@@ -77,13 +77,24 @@ export interface PaymentTransaction {
   last_refreshed_at: string;
   /** The provider's fee for the payment (Stripe's balance transaction), in minor units; null when not reported. */
   provider_fee: number | null;
-  chargeback: null;
+  /** A dispute of the payment at the provider (a chargeback), as the provider last reported it; null without one. */
+  chargeback: Chargeback | null;
   integrations: unknown[];
   payment_method: PaymentMethodSummary | null;
   /** `pending`: at the provider, neither paid nor failed yet (a SEPA debit processing, 3-D Secure awaited). */
   status: 'succeeded' | 'failed' | 'pending';
   error_type: string | null;
   comment: string | null;
+}
+
+/** A payment's dispute (Stripe's Dispute): `status` as the provider says (`needs_response`, `under_review`, `won`, `lost`…). */
+export interface Chargeback {
+  provider_id: string;
+  status: string;
+  reason: string;
+  amount: number;
+  currency: string;
+  opened_at: string;
 }
 
 /** The public invoice (billing-api.md "Invoice"), also credit notes and documents. */
@@ -190,9 +201,15 @@ export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url' | 'collection_
   charge_attempt?: { id: string; started_at: string; provider_key?: string; outcome_unknown?: boolean };
   /**
    * A charge the provider has not settled (its transaction is `pending`): no other charge starts until the provider
-   * says (docs/payments.md).
+   * says (docs/payments.md). `collection_attempt`: the automatic collection's attempt that made it, whose outcome
+   * moves the dunning when the provider settles it.
    */
-  pending_charge?: { transaction_id: string; provider_id: string; reason: 'processing' | 'authentication_required' };
+  pending_charge?: { transaction_id: string; provider_id: string; reason: 'processing' | 'authentication_required'; collection_attempt?: number };
+  /**
+   * A credit note's refund asked of the provider and not confirmed yet (docs/payments.md, "Refunds"): the refund
+   * transaction is pending and the credit note `to_pay` until the provider says.
+   */
+  pending_refund?: { transaction_id: string; payment_intent: string; amount: number };
   gsi4pk?: string;
   gsi4sk?: string;
   /** Revocation of the hosted page's links: revoking moves it on, and only links of the current one open (hosted-pages.md). */
@@ -240,7 +257,7 @@ export function assertStorable(item: InvoiceItem): void {
 const INTERNAL = [
   'pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'gsi4pk', 'gsi4sk', 'lf', 'invoicing_entity_id', 'tax_rate_exact', 'coupon_terms',
   'promotion_code_id', 'redeemed_coupon_ids', 'fixed_dates', 'credited_amount', 'refunded_amount', 'credited_by_line', 'wallet_load', 'charge_attempt',
-  'link_generation', 'pending_charge',
+  'link_generation', 'pending_charge', 'pending_refund',
 ] as const;
 
 export function toInvoice(item: InvoiceItem): Invoice {

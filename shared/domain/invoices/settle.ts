@@ -69,3 +69,29 @@ export async function settlementItems(ctx: Ctx, next: InvoiceItem): Promise<Tran
   if (next.status !== 'paid' || !next.wallet_load) return [];
   return paidLoadCreditItems(ctx, next.wallet_load.wallet_id, next.wallet_load.load_id, next.id);
 }
+
+/** What the provider finally says of a pending charge: paid (with its fee) or failed (with its reason). */
+export type SettledOutcome = { status: 'succeeded'; providerFee: number | null } | { status: 'failed'; errorType: string; message: string };
+
+/**
+ * The invoice once the provider settled its pending charge: the pending transaction, in its place, becomes
+ * succeeded (the invoice paid as by `withPayment`) or failed (the invoice in `error`, as by `withFailedCharge`). An
+ * invoice that left the payable states meanwhile (voided…) keeps its status; only its transaction says what happened.
+ */
+export function withSettledCharge(ctx: Ctx, invoice: InvoiceItem, outcome: SettledOutcome, payable: boolean): InvoiceItem {
+  const pendingId = invoice.pending_charge!.transaction_id;
+  const pending = invoice.transactions.find((t) => t.id === pendingId)!;
+  const now = ctx.clock.now().toISOString();
+  const settled: PaymentTransaction = outcome.status === 'succeeded'
+    ? { ...pending, status: 'succeeded', provider_fee: outcome.providerFee, error_type: null, comment: null, last_refreshed_at: now }
+    : { ...pending, status: 'failed', error_type: outcome.errorType, comment: outcome.message, last_refreshed_at: now };
+  const others = { ...invoice, transactions: invoice.transactions.filter((t) => t.id !== pendingId) };
+  delete others.pending_charge;
+  const moved = !payable ? { ...others, transactions: [...others.transactions, settled], updated_at: now }
+    : outcome.status === 'succeeded' ? withPayment(ctx, others, settled)
+    : withFailedCharge(ctx, others, settled);
+  // The transaction keeps its place in the list.
+  const next: InvoiceItem = { ...moved, transactions: invoice.transactions.map((t) => (t.id === pendingId ? settled : t)) };
+  next.lf = invoiceListFields(next);
+  return next;
+}

@@ -6,6 +6,8 @@ import { COLLECTION } from '../collection/dunning';
 import { CREDIT_LOT, expireCreditLot } from '../credits/expire';
 import { endGracePeriod } from '../invoices/grace-period';
 import { GRACE_PERIOD } from '../invoices/invoice';
+import { PENDING_CHECK } from '../invoices/pending-check';
+import { checkPendingCharge } from '../payments/stripe/intents';
 import { billSubscription } from '../subscriptions/billing';
 import { billSubscriptionsTogether } from '../subscriptions/billing-batch';
 import { SUBSCRIPTION_BILLING } from '../subscriptions/subscription';
@@ -21,6 +23,7 @@ export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promis
   [COLLECTION]: (ctx, _key, id) => collectInvoice(ctx, id),
   [CREDIT_LOT]: (ctx, key) => expireCreditLot(ctx, key),
   [GRACE_PERIOD]: (ctx, _key, id) => endGracePeriod(ctx, id),
+  [PENDING_CHECK]: (ctx, _key, id) => checkPendingCharge(ctx, id),
   [SUBSCRIPTION_BILLING]: (ctx, _key, id) => billSubscription(ctx, id),
 };
 

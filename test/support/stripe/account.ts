@@ -34,6 +34,8 @@ export class StandInAccount {
   readonly setupIntents = new Map<string, Stripe.SetupIntent>();
   readonly charges = new Map<string, Stripe.Charge>();
   readonly balanceTransactions = new Map<string, Stripe.BalanceTransaction>();
+  readonly disputes = new Map<string, Stripe.Dispute>();
+  readonly refunds = new Map<string, Stripe.Refund>();
   /** How confirming with each attached method ends (from the test method it was made from). */
   private readonly outcomes = new Map<string, Outcome>();
 
@@ -161,12 +163,59 @@ export class StandInAccount {
     if (intent.status !== 'processing') throw new Error(`${id} is ${intent.status}, not processing`);
     const charge = this.charges.get(intent.latest_charge as string)!;
     if (result === 'succeeded') {
-      Object.assign(charge, { status: 'succeeded', paid: true, captured: true, amount_captured: charge.amount });
+      Object.assign(charge, { status: 'succeeded', paid: true, captured: true, amount_captured: charge.amount, balance_transaction: this.feeFor(charge).id });
       return Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, processing: null });
     }
     const error: Stripe.PaymentIntent.LastPaymentError = { type: 'invalid_request_error', code: 'payment_method_provider_decline', decline_code: 'insufficient_funds', message: 'The customer\'s account has insufficient funds to cover this payment.', charge: charge.id };
     Object.assign(charge, { status: 'failed', paid: false, failure_code: 'insufficient_funds', failure_message: error.message });
     return Object.assign(intent, { status: 'requires_payment_method', last_payment_error: error, processing: null });
+  }
+
+  /** A refund of a succeeded PaymentIntent's charge: at once for a card, `pending` for a SEPA debit (as Stripe's are). */
+  createRefund(form: Form): Stripe.Refund {
+    const intentId = text(form, 'payment_intent');
+    if (!intentId) throw invalid('Missing required param: payment_intent.', 'payment_intent', 'parameter_missing');
+    const intent = this.paymentIntent(intentId);
+    const charge = this.charges.get(intent.latest_charge as string);
+    if (intent.status !== 'succeeded' || !charge) throw invalid(`This PaymentIntent (${intentId}) does not have a successful charge to refund.`, 'payment_intent', 'charge_not_refundable');
+    const left = charge.amount - charge.amount_refunded;
+    const amount = Number(text(form, 'amount') ?? left);
+    if (!Number.isSafeInteger(amount) || amount < 1 || amount > left) {
+      throw invalid(`Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`, 'amount', left === 0 ? 'charge_already_refunded' : 'amount_too_large');
+    }
+    const sepa = this.paymentMethod(intent.payment_method as string).type === 'sepa_debit';
+    const refund: Stripe.Refund = {
+      ...fixture('refund'), id: stripeId('re'), amount, currency: charge.currency, charge: charge.id, payment_intent: intent.id, created: this.now(),
+      metadata: metadataOf(form), status: sepa ? 'pending' : 'succeeded', balance_transaction: null, failure_reason: undefined,
+    };
+    Object.assign(charge, { amount_refunded: charge.amount_refunded + amount, refunded: charge.amount_refunded + amount === charge.amount });
+    this.refunds.set(refund.id, refund);
+    return refund;
+  }
+
+  /** The customer disputes a succeeded payment with its bank, as `pm_card_createDispute`'s payments are. */
+  openDispute(intentId: string): Stripe.Dispute {
+    const intent = this.paymentIntent(intentId);
+    const charge = this.charges.get(intent.latest_charge as string);
+    if (intent.status !== 'succeeded' || !charge) throw new Error(`${intentId} is ${intent.status}: nothing to dispute`);
+    charge.disputed = true;
+    const dispute: Stripe.Dispute = {
+      ...fixture('dispute'), id: stripeId('dp'), amount: charge.amount, currency: charge.currency, charge: charge.id, payment_intent: intent.id,
+      created: this.now(), livemode: this.livemode, reason: 'fraudulent', status: 'needs_response', is_charge_refundable: false, metadata: {},
+    };
+    this.disputes.set(dispute.id, dispute);
+    return dispute;
+  }
+
+  /** The bank decides the dispute. */
+  closeDispute(id: string, status: 'won' | 'lost'): Stripe.Dispute {
+    return Object.assign(this.dispute(id), { status });
+  }
+
+  dispute(id: string): Stripe.Dispute {
+    const dispute = this.disputes.get(id);
+    if (!dispute) throw missing('dispute', id, 'dispute');
+    return dispute;
   }
 
   private usableMethod(methodId: string, customer: string | null): Stripe.PaymentMethod {

@@ -5,7 +5,7 @@ export interface StripeTestApi {
   api: TestApi;
   standIn: StripeStandIn;
   /** A fresh workspace (with an invoicing entity) connected to a new stand-in account of the workspace's mode. */
-  connectedClient(): Promise<{ client: Client; keys: StandInKeys }>;
+  connectedClient(options?: { webhookSecret?: string }): Promise<{ client: Client; keys: StandInKeys }>;
   close(): Promise<void>;
 }
 
@@ -23,11 +23,11 @@ export async function startStripeTestApi(options: Parameters<typeof startTestApi
   return {
     api,
     standIn,
-    async connectedClient() {
+    async connectedClient({ webhookSecret } = {}) {
       const client = await api.client();
       await withEntity(client);
       const keys = standIn.newAccount('test');
-      const reply = await client.put('/v1/payment-providers/stripe', { secret_key: keys.secretKey, publishable_key: keys.publishableKey });
+      const reply = await client.put('/v1/payment-providers/stripe', { secret_key: keys.secretKey, publishable_key: keys.publishableKey, ...(webhookSecret && { webhook_secret: webhookSecret }) });
       if (reply.status !== 200) throw new Error(`connecting Stripe failed: ${JSON.stringify(reply.body)}`);
       return { client, keys };
     },

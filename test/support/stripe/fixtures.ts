@@ -19,9 +19,11 @@ export interface StripeFixtures {
   balance_transaction: Stripe.BalanceTransaction;
   charge: Stripe.Charge;
   customer: Stripe.Customer;
+  dispute: Stripe.Dispute;
   event: Stripe.Event;
   payment_intent: Stripe.PaymentIntent;
   payment_method: Stripe.PaymentMethod;
+  refund: Stripe.Refund;
   setup_intent: Stripe.SetupIntent;
 }
 

@@ -55,6 +55,8 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: /^\/v1\/payment_intents$/, run: (a, form) => a.createPaymentIntent(form) },
   { method: 'GET', pattern: /^\/v1\/payment_intents\/([^/]+)$/, run: (a, _f, id) => a.paymentIntent(id) },
   { method: 'POST', pattern: /^\/v1\/payment_intents\/([^/]+)\/confirm$/, run: (a, form, id) => a.confirmPaymentIntent(id, form) },
+  { method: 'GET', pattern: /^\/v1\/disputes\/([^/]+)$/, run: (a, _f, id) => a.dispute(id) },
+  { method: 'POST', pattern: /^\/v1\/refunds$/, run: (a, form) => a.createRefund(form) },
 ];
 
 /** What Stripe keeps of an idempotent request: what it was asked, and what it answered. */
