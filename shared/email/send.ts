@@ -65,7 +65,8 @@ function record(email: EmailItem, attempt: number, changes: Partial<EmailItem> &
   const names = Object.keys(changes);
   return updateUnlessDone({
     Key: { pk: email.pk, sk: email.sk },
-    UpdateExpression: `SET attempts = :attempt, lease_until = :null, ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
+    // The list entry's status moves with the email's, so `GET /v1/emails?status=` filters on the current one.
+    UpdateExpression: `SET attempts = :attempt, lease_until = :null, lf.#status = :status, ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
     ConditionExpression: 'attempts = :previous AND #status = :queued',
     ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
     ExpressionAttributeValues: {
