@@ -11,6 +11,6 @@ export const emailRoutes: RouteDefinition[] = [
   {
     id: 'sendInvoice', method: 'POST', path: '/v1/invoices/{id}/send', handler: 'functions/emails/send-invoice.ts',
     scope: 'write', tag: 'Emails', summary: "Email an issued invoice again to its customer (a new email; its receipt once paid)",
-    request: { path: idPath }, response: { status: 201, schema: emailResource },
+    request: { path: idPath }, response: { status: 200, schema: emailResource },
   },
 ];

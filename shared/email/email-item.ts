@@ -64,6 +64,10 @@ export interface EmailListFields {
   status: EmailStatus;
 }
 
+/** The invoice's `email_status`: its latest email's status, or `no_recipient` when that email had no one to go to. */
+export const INVOICE_EMAIL_STATUSES = ['no_recipient', ...EMAIL_STATUSES] as const;
+export type InvoiceEmailStatus = (typeof INVOICE_EMAIL_STATUSES)[number];
+
 export const EMAILS = 'EML';
 export const emailKey = (ctx: Ctx, id: string) => collectionKey(ctx, EMAILS, id);
 

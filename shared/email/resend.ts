@@ -8,6 +8,7 @@ import { lastCreated } from '../http/idempotency';
 import { newId } from '../ids';
 import { insertEmail, newEmail, recipientsOf } from './create';
 import type { EmailItem } from './email-item';
+import { markInvoiceEmail } from './invoice-email-status';
 import { toEmail, type Email } from './log';
 import { queueEmailAttempt } from './schedule';
 import { emailsEnabled } from './transport';
@@ -37,6 +38,7 @@ export async function resendInvoice(ctx: Ctx, invoiceId: string): Promise<Email>
     created_at: ctx.clock.now().toISOString(),
   });
   await insertEmail(ctx, email);
+  await markInvoiceEmail(ctx, email);
   await queueEmailAttempt(ctx, email);
   return toEmail(email);
 }

@@ -11,6 +11,7 @@ import { findEntityItem } from '../domain/invoicing-entities/read';
 import { deliveryQueue } from '../domain/webhooks/delivery-queue';
 import { insertEmail, newEmail, recipientsOf, type EmailDraft } from './create';
 import { emailId, emailKey, emailSettingsOf, type EmailItem, type EmailKind, type SkipReason } from './email-item';
+import { markInvoiceEmail } from './invoice-email-status';
 import { emailsEnabled } from './transport';
 
 /** Which events become which email (docs/emails.md, "What is sent when"). */
@@ -43,6 +44,7 @@ export async function scheduleEmails(ctx: Ctx, message: MessageItem): Promise<vo
     skipped_reason: skipReason(kind, customer, entity),
     created_at: message.created_at,
   });
+  await markInvoiceEmail(ctx, email);
   if (email.status === 'queued') await queueEmailAttempt(ctx, email);
 }
 

@@ -325,6 +325,23 @@ describe('the email log (GET /v1/emails)', () => {
     expect((await stranger.get(`/v1/emails?invoice_id=${invoice.id}`)).body.data).toEqual([]);
   });
 
+  it('is summed up on the invoice: email_status, the latest email\'s status, no_recipient without an address', async () => {
+    const buyer = await customer('en', 'ap-status@buyer.test');
+    const silent = await customer('en', null, { invoice_emails: [] });
+    const draft = (await client.post('/v1/invoices', { customer_id: buyer.id, line_items: [{ name: 'Platform', unit_amount: 100 }] })).body;
+    const [sent, unaddressed] = [await issue(buyer.id), await issue(silent.id)];
+    expect(sent.email_status).toBeNull();
+    await settle();
+    const statusOf = async (id: string) => (await client.get(`/v1/invoices/${id}`)).body.email_status;
+    expect([await statusOf(sent.id), await statusOf(unaddressed.id), await statusOf(draft.id)]).toEqual(['sent', 'no_recipient', null]);
+
+    // A new email of the invoice is its latest: queued until it is sent.
+    expect((await client.post(`/v1/invoices/${sent.id}/send`)).status).toBe(200);
+    expect(await statusOf(sent.id)).toBe('queued');
+    await settle();
+    expect(await statusOf(sent.id)).toBe('sent');
+  });
+
   it('refuses an unknown filter value', async () => {
     const reply = await client.get('/v1/emails?status=opened');
     expect(reply.status).toBe(400);
@@ -343,11 +360,11 @@ describe('sending an invoice again (POST /v1/invoices/{id}/send)', () => {
 
     const key = `resend-${invoice.id}`;
     const sent = await sendAgain(invoice.id, key);
-    expect(sent.status).toBe(201);
+    expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({ type: 'invoice_issued', status: 'queued', invoice_id: invoice.id, event_id: null, to: 'ap-again@buyer.test', cc: ['cfo@buyer.test'] });
     expect(sent.body.id).not.toBe(first.id);
     const retried = await sendAgain(invoice.id, key);
-    expect(retried).toMatchObject({ status: 201, body: { id: sent.body.id } });
+    expect(retried).toMatchObject({ status: 200, body: { id: sent.body.id } });
     expect(retried.headers.get('idempotent-replayed')).toBe('true');
     await settle();
 
