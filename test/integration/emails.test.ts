@@ -1,15 +1,17 @@
+import { jest } from '@jest/globals';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { handler as streamHandler } from '../../functions/streams/events';
 import { startEventRuntime, type EventRuntime } from '../../lib/local/event-runtime';
 import { workspaceOf } from '../../shared/db/keys';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../shared/db/client';
+import { db, setAfterSendHook, tableName } from '../../shared/db/client';
 import { getItem } from '../../shared/db/items';
 import { makeCtx } from '../../shared/context';
 import { EMAILS, emailKey, type EmailItem } from '../../shared/email/email-item';
 import { EMAIL_LEASE_MS } from '../../shared/email/send';
 import { emailTransport, useEmailTransport } from '../../shared/email/transport';
 import { isEmailJob } from '../../shared/domain/webhooks/delivery-queue';
+import { LOCK_TIMEOUT_MS } from '../../shared/http/idempotency';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
@@ -374,6 +376,36 @@ describe('sending an invoice again (POST /v1/invoices/{id}/send)', () => {
     expect(readPdf(partOfType(mails[1]!, 'application/pdf')!.body).text).toContain(invoice.number);
     const log = (await client.get(`/v1/emails?invoice_id=${invoice.id}`)).body.data;
     expect(log.map((email: any) => [email.id, email.status])).toEqual([[first.id, 'sent'], [sent.body.id, 'sent']]);
+  });
+
+  it('sends one email when the answer is lost after the email was written: the retry answers it and queues it', async () => {
+    const buyer = await customer('en', 'ap-lost@buyer.test');
+    const invoice = await issue(buyer.id);
+    await settle();
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    setAfterSendHook((name) => {
+      if (name !== 'TransactWriteItemsCommand') return;
+      setAfterSendHook(undefined);
+      throw new Error('connection reset after the commit');
+    });
+    try {
+      const key = `lost-${invoice.id}`;
+      expect((await sendAgain(invoice.id, key)).status).toBe(500);
+      await settle();
+      expect(mailsTo('ap-lost@buyer.test')).toHaveLength(1); // the email is written, its job was never queued
+
+      clock.advance(LOCK_TIMEOUT_MS + 1_000);
+      const retry = await sendAgain(invoice.id, key);
+      expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+      await settle();
+      const log = (await client.get(`/v1/emails?invoice_id=${invoice.id}`)).body.data;
+      expect(log.map((email: any) => [email.event_id === null, email.status])).toEqual([[false, 'sent'], [true, 'sent']]);
+      expect(retry.body.id).toBe(log[1].id);
+      expect(mailsTo('ap-lost@buyer.test')).toHaveLength(2);
+    } finally {
+      setAfterSendHook(undefined);
+      logged.mockRestore();
+    }
   });
 
   it('sends the receipt of a paid invoice', async () => {
