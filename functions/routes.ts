@@ -3,6 +3,7 @@ import { catalogRoutes } from './catalog/routes';
 import { couponRoutes } from './coupons/routes';
 import { creditRoutes } from './credits/routes';
 import { customerRoutes } from './customers/routes';
+import { emailRoutes } from './emails/routes';
 import { identityRoutes } from './identity/routes';
 import { invoiceRoutes } from './invoices/routes';
 import { invoicingEntityRoutes } from './invoicing-entities/routes';
@@ -36,6 +37,7 @@ export const routes: RouteDefinition[] = [
   ...quoteRoutes,
   ...subscriptionRoutes,
   ...invoiceRoutes,
+  ...emailRoutes,
   ...walletRoutes,
   ...creditRoutes,
   ...meteringRoutes,

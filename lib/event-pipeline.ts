@@ -98,12 +98,15 @@ export class EventPipeline extends Construct {
   readonly deliveryDeadLetterQueue: Queue;
   /** Where Lambda reports stream batches it gave up on (the records' positions, not the records themselves). */
   readonly streamFailureQueue: Queue;
+  /** `EMAIL_TRANSPORT` of the functions that queue jobs (emails among them): `ses` with an SES identity, else unset (emails off). */
+  private readonly emailTransport: string | undefined;
 
   constructor(
     scope: Construct, id: string,
     { table, projectRoot, operations, encryptionKey, deliveryConcurrency = deliveryConsumer.maxConcurrency, sesIdentity }: EventPipelineProps,
   ) {
     super(scope, id);
+    this.emailTransport = sesIdentity ? 'ses' : undefined;
     if (!table.tableStreamArn) throw new Error('EventPipeline: the table needs a stream (NEW_AND_OLD_IMAGES)');
     if (EVENT_SOURCE_TYPES.length === 0) throw new Error('EventPipeline: no item type produces events (EVENT_SOURCE_TYPES is empty)');
 
@@ -171,16 +174,19 @@ export class EventPipeline extends Construct {
     if (sesIdentity) this.sendEmailsThrough(sesIdentity);
   }
 
-  /** Emails on (shared/email/transport.ts): derived by the stream handler, sent by the consumer, on this identity only. */
+  /** Emails on (shared/email/transport.ts): derived by the stream handler, sent by the consumer, on this identity only
+   * (every function that queues jobs has `EMAIL_TRANSPORT`, see allowQueueing). */
   private sendEmailsThrough(identity: string): void {
-    this.streamHandler.fn.addEnvironment(emailTransportEnv, 'ses');
-    this.deliveryConsumer.fn.addEnvironment(emailTransportEnv, 'ses');
     this.deliveryConsumer.fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [sesIdentityArn(this, identity)] }));
   }
 
-  /** Lets a function queue delivery jobs: the queue's URL in its environment and permission to send. */
+  /**
+   * Lets a function queue delivery jobs: the queue's URL in its environment and permission to send; and whether emails
+   * are on (`EMAIL_TRANSPORT`), since the jobs it queues may be emails (the stream handler's, a re-sent invoice's).
+   */
   allowQueueing(fn: IFunction & { addEnvironment(key: string, value: string): unknown }): void {
     fn.addEnvironment(deliveryQueueUrlEnv, this.deliveryQueue.queueUrl);
+    if (this.emailTransport) fn.addEnvironment(emailTransportEnv, this.emailTransport);
     this.deliveryQueue.grantSendMessages(fn);
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context';
-import { collectionKey } from '../db/keys';
+import { collectionKey, listIndexKeys } from '../db/keys';
 
 /** What the service emails customers, each derived from one event (docs/emails.md). */
 export const EMAIL_KINDS = ['invoice_issued', 'invoice_paid', 'invoice_reminder'] as const;
@@ -27,15 +27,20 @@ export interface EmailItem {
   pk: string;
   sk: string;
   _type: 'email';
+  /** In the list index (`GET /v1/emails`), oldest first; `lf` holds what its filters read, `status` kept current. */
+  gsi1pk: string;
+  gsi1sk: string;
+  lf: EmailListFields;
   id: string;
   kind: EmailKind;
-  event_id: string;
+  /** The event it was derived from; null for one asked by hand (`POST /v1/invoices/{id}/send`). */
+  event_id: string | null;
   invoice_id: string;
   customer_id: string;
   /** The customer's `billing_email` when the event happened (null: it had none). */
   to: string | null;
   cc: string[];
-  status: 'queued' | 'sent' | 'failed' | 'skipped';
+  status: EmailStatus;
   skipped_reason: SkipReason | null;
   attempts: number;
   next_attempt_at: string | null;
@@ -47,8 +52,31 @@ export interface EmailItem {
   sent_at: string | null;
 }
 
+export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'skipped'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/** The members `GET /v1/emails` filters on, in the index entry (`type` is the email's kind). */
+export interface EmailListFields {
+  [field: string]: string;
+  customer_id: string;
+  invoice_id: string;
+  type: EmailKind;
+  status: EmailStatus;
+}
+
+/** The invoice's `email_status`: its latest email's status, or `no_recipient` when that email had no one to go to. */
+export const INVOICE_EMAIL_STATUSES = ['no_recipient', ...EMAIL_STATUSES] as const;
+export type InvoiceEmailStatus = (typeof INVOICE_EMAIL_STATUSES)[number];
+
 export const EMAILS = 'EML';
 export const emailKey = (ctx: Ctx, id: string) => collectionKey(ctx, EMAILS, id);
+
+/** The keys of a new email: its item, its list index entry and the entry's filterable fields. */
+export const newEmailKeys = (ctx: Ctx, email: Pick<EmailItem, 'id' | 'created_at' | 'customer_id' | 'invoice_id' | 'kind' | 'status'>) => ({
+  ...emailKey(ctx, email.id),
+  ...listIndexKeys(ctx, EMAILS, email.created_at, email.id),
+  lf: { customer_id: email.customer_id, invoice_id: email.invoice_id, type: email.kind, status: email.status } satisfies EmailListFields,
+});
 
 /** Stable per event: a redelivered event names the same email, whatever changed since. */
 export const emailId = (eventId: string): string => `eml_${createHash('sha256').update(`email#${eventId}`).digest('base64url').slice(0, 26)}`;

@@ -1,6 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../context';
-import { db, tableName } from '../db/client';
 import { getItem } from '../db/items';
 import { writeUnlessDone } from '../db/transactions';
 import type { CustomerItem } from '../domain/customers/customer';
@@ -11,7 +9,9 @@ import { orNull } from '../domain/invoices/pdf/download';
 import type { EntityItem } from '../domain/invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../domain/invoicing-entities/read';
 import { deliveryQueue } from '../domain/webhooks/delivery-queue';
+import { insertEmail, newEmail, recipientsOf, type EmailDraft } from './create';
 import { emailId, emailKey, emailSettingsOf, type EmailItem, type EmailKind, type SkipReason } from './email-item';
+import { markInvoiceEmail } from './invoice-email-status';
 import { emailsEnabled } from './transport';
 
 /** Which events become which email (docs/emails.md, "What is sent when"). */
@@ -34,18 +34,17 @@ export async function scheduleEmails(ctx: Ctx, message: MessageItem): Promise<vo
   const invoice = message.payload.data as Partial<Invoice>;
   if (!kind || invoice.type !== 'invoice' || !invoice.id || !invoice.customer_id || !invoice.seller?.id) return;
   const [customer, entity] = await Promise.all([orNull(findCustomerItem(ctx, invoice.customer_id)), orNull(findEntityItem(ctx, invoice.seller.id))]);
-  const to = customer?.billing_email ?? null;
   const email = await ensureEmail(ctx, {
     id: emailId(message.event_id),
     kind,
     event_id: message.event_id,
     invoice_id: invoice.id,
     customer_id: invoice.customer_id,
-    to,
-    cc: (customer?.invoice_emails ?? []).filter((address) => address.toLowerCase() !== to?.toLowerCase()),
+    ...recipientsOf(customer),
     skipped_reason: skipReason(kind, customer, entity),
     created_at: message.created_at,
   });
+  await markInvoiceEmail(ctx, email);
   if (email.status === 'queued') await queueEmailAttempt(ctx, email);
 }
 
@@ -58,23 +57,9 @@ function skipReason(kind: EmailKind, customer: CustomerItem | null, entity: Enti
   return null;
 }
 
-type Draft = Pick<EmailItem, 'id' | 'kind' | 'event_id' | 'invoice_id' | 'customer_id' | 'to' | 'cc' | 'skipped_reason' | 'created_at'>;
-
-async function ensureEmail(ctx: Ctx, draft: Draft): Promise<EmailItem> {
-  const fresh: EmailItem = {
-    ...emailKey(ctx, draft.id),
-    _type: 'email',
-    ...draft,
-    status: draft.skipped_reason ? 'skipped' : 'queued',
-    attempts: 0,
-    next_attempt_at: draft.skipped_reason ? null : draft.created_at,
-    lease_until: null,
-    last_error: null,
-    provider_message_id: null,
-    sent_at: null,
-  };
-  const put = db.send(new PutCommand({ TableName: tableName(), Item: fresh, ConditionExpression: 'attribute_not_exists(pk)' }));
-  if (await writeUnlessDone(put)) return fresh;
+async function ensureEmail(ctx: Ctx, draft: EmailDraft): Promise<EmailItem> {
+  const fresh = newEmail(ctx, draft);
+  if (await writeUnlessDone(insertEmail(ctx, fresh))) return fresh;
   return (await getItem<EmailItem>(emailKey(ctx, draft.id), true))!;
 }
 

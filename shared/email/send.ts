@@ -6,6 +6,7 @@ import { nextAttemptAt } from '../domain/webhooks/retry-schedule';
 import { logger } from '../observability/logger';
 import { composeEmail } from './compose';
 import { emailKey, type EmailItem } from './email-item';
+import { markInvoiceEmail } from './invoice-email-status';
 import { queueEmailAttempt } from './schedule';
 import { emailTransport } from './transport';
 
@@ -37,7 +38,8 @@ export async function sendEmail(job: EmailJob, random: () => number = Math.rando
   }
   const at = ctx.clock.now();
   if ('providerId' in outcome) {
-    await record(email, job.attempt, { status: 'sent', provider_message_id: outcome.providerId, sent_at: at.toISOString(), next_attempt_at: null, last_error: null });
+    const sent = await record(email, job.attempt, { status: 'sent', provider_message_id: outcome.providerId, sent_at: at.toISOString(), next_attempt_at: null, last_error: null });
+    if (sent) await markInvoiceEmail(ctx, { ...email, status: 'sent' });
     return;
   }
   const next = nextAttemptAt(Date.parse(email.created_at), at.getTime(), job.attempt, random());
@@ -45,6 +47,7 @@ export async function sendEmail(job: EmailJob, random: () => number = Math.rando
   const status = next === undefined ? 'failed' : 'queued';
   if (await record(email, job.attempt, { status, next_attempt_at: nextAt, last_error: outcome.error })) {
     if (status === 'queued') await queueEmailAttempt(ctx, { ...email, attempts: job.attempt, next_attempt_at: nextAt });
+    else await markInvoiceEmail(ctx, { ...email, status });
   }
 }
 
@@ -65,7 +68,8 @@ function record(email: EmailItem, attempt: number, changes: Partial<EmailItem> &
   const names = Object.keys(changes);
   return updateUnlessDone({
     Key: { pk: email.pk, sk: email.sk },
-    UpdateExpression: `SET attempts = :attempt, lease_until = :null, ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
+    // The list entry's status moves with the email's, so `GET /v1/emails?status=` filters on the current one.
+    UpdateExpression: `SET attempts = :attempt, lease_until = :null, lf.#status = :status, ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
     ConditionExpression: 'attempts = :previous AND #status = :queued',
     ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
     ExpressionAttributeValues: {

@@ -1,3 +1,4 @@
+import { INVOICE_EMAIL_STATUSES } from '../email/email-item';
 import {
   addressResource, arrayOf, currency, dateTime, enumOf, id, metadata, nullable, nullableResource, object, out, percentage, resource, text, type Schema,
 } from './common';
@@ -166,4 +167,8 @@ export const invoiceResource: Schema = resource({
     description: 'Decided when the invoice becomes payable (docs/collection.md); before, the invoice\'s own choice if it was given one, else null.',
   },
   dunning: nullableResource(dunningResource),
+  email_status: {
+    ...enumOf(INVOICE_EMAIL_STATUSES, true),
+    description: 'What became of the latest email of the invoice (GET /v1/emails?invoice_id=…): queued, sent, failed, skipped; no_recipient when its customer had no billing_email. Null before any email (a draft, or emails off).',
+  },
 });

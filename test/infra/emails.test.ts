@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { BillingStack } from '../../lib/billing-stack';
 import { deliveryConsumer, emailTransportEnv, streamHandler, workerTagKey } from '../../lib/event-pipeline';
+import { routeTagKey } from '../../lib/route-function';
 
 /** Bundling skipped (DESIGN.md §12). */
 const synth = (props: { sesIdentity?: string } = {}, context: Record<string, unknown> = {}): Template =>
@@ -17,6 +18,15 @@ const functionOf = (template: Template, worker: string): [string, Resource] => {
   expect(found).toHaveLength(1);
   return found[0]!;
 };
+
+/** The environment of a route's function (in its nested stack), and the SES statements of that nested stack. */
+function routeFunctionOf(props: { sesIdentity?: string }, routeId: string) {
+  const stack = new BillingStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test', props);
+  const template = Template.fromStack(stack.routeStacks.find((group) => group.functions.has(routeId))!);
+  const fn = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).find((f) =>
+    (f.Properties.Tags as { Key: string; Value: string }[]).some((tag) => tag.Key === routeTagKey && tag.Value === routeId))!;
+  return { variables: fn.Properties.Environment.Variables as Record<string, unknown>, ses: sesStatements(template) };
+}
 
 /** Every statement of the template's policies that grants an SES action, with the roles it is attached to. */
 const sesStatements = (template: Template): { roles: unknown[]; statement: Statement }[] =>
@@ -45,6 +55,13 @@ describe('emails on AWS', () => {
       ]);
       expect(consumerId).toBeDefined();
     }
+  });
+
+  test('POST /v1/invoices/{id}/send queues the email itself: it knows whether emails are on, and may not send any', () => {
+    const on = routeFunctionOf({ sesIdentity: 'mail.example.com' }, 'sendInvoice');
+    expect(on.variables[emailTransportEnv]).toBe('ses');
+    expect(on.ses).toEqual([]);
+    expect(routeFunctionOf({}, 'sendInvoice').variables[emailTransportEnv]).toBeUndefined();
   });
 
   test('without one, no function may send email and none derives any', () => {

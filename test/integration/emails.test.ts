@@ -1,15 +1,17 @@
+import { jest } from '@jest/globals';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { handler as streamHandler } from '../../functions/streams/events';
 import { startEventRuntime, type EventRuntime } from '../../lib/local/event-runtime';
 import { workspaceOf } from '../../shared/db/keys';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../shared/db/client';
+import { db, setAfterSendHook, tableName } from '../../shared/db/client';
 import { getItem } from '../../shared/db/items';
 import { makeCtx } from '../../shared/context';
 import { EMAILS, emailKey, type EmailItem } from '../../shared/email/email-item';
 import { EMAIL_LEASE_MS } from '../../shared/email/send';
 import { emailTransport, useEmailTransport } from '../../shared/email/transport';
 import { isEmailJob } from '../../shared/domain/webhooks/delivery-queue';
+import { LOCK_TIMEOUT_MS } from '../../shared/http/idempotency';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
@@ -287,5 +289,153 @@ describe('exactly once', () => {
     await events.deliverDue();
     expect(mailsTo('ap-lease@buyer.test')).toHaveLength(1);
     expect(await getItem<EmailItem>(emailKey(makeCtx(client.workspace, 'test'), email!.id), true)).toMatchObject({ status: 'sent', attempts: 1, lease_until: null });
+  });
+});
+
+describe('the email log (GET /v1/emails)', () => {
+  it('lists what was sent with its status and provider id, filtered by invoice, customer, type and status, in this workspace only', async () => {
+    const buyer = await customer('en', 'ap-log@buyer.test');
+    const silent = await customer('en', null, { invoice_emails: [] });
+    const invoice = await issue(buyer.id);
+    await issue(silent.id);
+    await settle();
+    expect((await client.post(`/v1/invoices/${invoice.id}/transactions`, { amount: invoice.amount_due })).status).toBe(201);
+    await settle();
+
+    const ofInvoice = await client.get(`/v1/emails?invoice_id=${invoice.id}`);
+    expect(ofInvoice.status).toBe(200);
+    expect(ofInvoice.body.meta).toEqual({ total: 2, taken: 2, skipped: 0, approximateCount: false });
+    expect(ofInvoice.body.data.map((email: any) => [email.type, email.status, email.to])).toEqual([
+      ['invoice_issued', 'sent', 'ap-log@buyer.test'], ['invoice_paid', 'sent', 'ap-log@buyer.test'],
+    ]);
+    // The provider's id is the SMTP server's answer naming the message it queued.
+    const received = mailsTo('ap-log@buyer.test');
+    for (const email of ofInvoice.body.data) expect(received.some((mail) => email.provider_message_id.endsWith(`queued as ${mail.queueId}`))).toBe(true);
+
+    const paidOnly = await client.get(`/v1/emails?customer_id=${buyer.id}&type=invoice_paid`);
+    expect(paidOnly.body.data.map((email: any) => email.id)).toEqual([ofInvoice.body.data[1].id]);
+    const skipped = await client.get(`/v1/emails?customer_id=${silent.id}&status=skipped`);
+    expect(skipped.body.data).toMatchObject([{ status: 'skipped', skipped_reason: 'no_recipient', to: null, provider_message_id: null }]);
+    expect((await client.get(`/v1/emails?customer_id=${silent.id}&status=sent`)).body.meta.total).toBe(0);
+    const page = await client.get(`/v1/emails?invoice_id=${invoice.id}&take=1&skip=1&sort=-created_at`);
+    expect(page.body).toMatchObject({ meta: { total: 2, taken: 1, skipped: 1 }, data: [{ id: ofInvoice.body.data[0].id }] });
+
+    const all = await client.get('/v1/emails?take=0');
+    expect(all.body.meta.total).toBe((await emailsOfWorkspace()).length);
+    const stranger = await api.client();
+    expect((await stranger.get('/v1/emails')).body).toMatchObject({ meta: { total: 0 }, data: [] });
+    expect((await stranger.get(`/v1/emails?invoice_id=${invoice.id}`)).body.data).toEqual([]);
+  });
+
+  it('is summed up on the invoice: email_status, the latest email\'s status, no_recipient without an address', async () => {
+    const buyer = await customer('en', 'ap-status@buyer.test');
+    const silent = await customer('en', null, { invoice_emails: [] });
+    const draft = (await client.post('/v1/invoices', { customer_id: buyer.id, line_items: [{ name: 'Platform', unit_amount: 100 }] })).body;
+    const [sent, unaddressed] = [await issue(buyer.id), await issue(silent.id)];
+    expect(sent.email_status).toBeNull();
+    await settle();
+    const statusOf = async (id: string) => (await client.get(`/v1/invoices/${id}`)).body.email_status;
+    expect([await statusOf(sent.id), await statusOf(unaddressed.id), await statusOf(draft.id)]).toEqual(['sent', 'no_recipient', null]);
+
+    // A new email of the invoice is its latest: queued until it is sent.
+    expect((await client.post(`/v1/invoices/${sent.id}/send`)).status).toBe(200);
+    expect(await statusOf(sent.id)).toBe('queued');
+    await settle();
+    expect(await statusOf(sent.id)).toBe('sent');
+  });
+
+  it('refuses an unknown filter value', async () => {
+    const reply = await client.get('/v1/emails?status=opened');
+    expect(reply.status).toBe(400);
+  });
+});
+
+describe('sending an invoice again (POST /v1/invoices/{id}/send)', () => {
+  const sendAgain = (invoiceId: string, key: string) =>
+    api.raw('POST', `/v1/invoices/${invoiceId}/send`, { headers: { authorization: `Bearer ${client.token}`, 'idempotency-key': key } });
+
+  it('emails the invoice once more as a new email, once per Idempotency-Key', async () => {
+    const buyer = await customer('de', 'ap-again@buyer.test');
+    const invoice = await issue(buyer.id);
+    await settle();
+    const [first] = (await client.get(`/v1/emails?invoice_id=${invoice.id}`)).body.data;
+
+    const key = `resend-${invoice.id}`;
+    const sent = await sendAgain(invoice.id, key);
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ type: 'invoice_issued', status: 'queued', invoice_id: invoice.id, event_id: null, to: 'ap-again@buyer.test', cc: ['cfo@buyer.test'] });
+    expect(sent.body.id).not.toBe(first.id);
+    const retried = await sendAgain(invoice.id, key);
+    expect(retried).toMatchObject({ status: 200, body: { id: sent.body.id } });
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    await settle();
+
+    const mails = mailsTo('ap-again@buyer.test').map((mail) => parseMime(mail.raw));
+    expect(mails.map((mail) => mail.headers.subject)).toEqual([`Rechnung ${invoice.number} von Acme SAS`, `Rechnung ${invoice.number} von Acme SAS`]);
+    expect(new Set(mails.map((mail) => mail.headers['message-id'])).size).toBe(2);
+    expect(readPdf(partOfType(mails[1]!, 'application/pdf')!.body).text).toContain(invoice.number);
+    const log = (await client.get(`/v1/emails?invoice_id=${invoice.id}`)).body.data;
+    expect(log.map((email: any) => [email.id, email.status])).toEqual([[first.id, 'sent'], [sent.body.id, 'sent']]);
+  });
+
+  it('sends one email when the answer is lost after the email was written: the retry answers it and queues it', async () => {
+    const buyer = await customer('en', 'ap-lost@buyer.test');
+    const invoice = await issue(buyer.id);
+    await settle();
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    setAfterSendHook((name) => {
+      if (name !== 'TransactWriteItemsCommand') return;
+      setAfterSendHook(undefined);
+      throw new Error('connection reset after the commit');
+    });
+    try {
+      const key = `lost-${invoice.id}`;
+      expect((await sendAgain(invoice.id, key)).status).toBe(500);
+      await settle();
+      expect(mailsTo('ap-lost@buyer.test')).toHaveLength(1); // the email is written, its job was never queued
+
+      clock.advance(LOCK_TIMEOUT_MS + 1_000);
+      const retry = await sendAgain(invoice.id, key);
+      expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+      await settle();
+      const log = (await client.get(`/v1/emails?invoice_id=${invoice.id}`)).body.data;
+      expect(log.map((email: any) => [email.event_id === null, email.status])).toEqual([[false, 'sent'], [true, 'sent']]);
+      expect(retry.body.id).toBe(log[1].id);
+      expect(mailsTo('ap-lost@buyer.test')).toHaveLength(2);
+    } finally {
+      setAfterSendHook(undefined);
+      logged.mockRestore();
+    }
+  });
+
+  it('sends the receipt of a paid invoice', async () => {
+    const buyer = await customer('en', 'ap-again-paid@buyer.test');
+    const invoice = await issue(buyer.id);
+    expect((await client.post(`/v1/invoices/${invoice.id}/transactions`, { amount: invoice.amount_due })).status).toBe(201);
+    await settle();
+    expect((await client.post(`/v1/invoices/${invoice.id}/send`)).body).toMatchObject({ type: 'invoice_paid', status: 'queued' });
+    await settle();
+    expect(mailsTo('ap-again-paid@buyer.test').map((mail) => parseMime(mail.raw).headers.subject)).toContain(`Receipt for invoice ${invoice.number} from Acme SAS`);
+  });
+
+  it('refuses a draft, a customer without an email and another workspace’s invoice, and writes nothing', async () => {
+    const buyer = await customer('en', 'ap-draft@buyer.test');
+    const draft = (await client.post('/v1/invoices', { customer_id: buyer.id, line_items: [{ name: 'Platform', unit_amount: 100 }] })).body;
+    const silent = await customer('en', null, { invoice_emails: [] });
+    const unaddressed = await issue(silent.id);
+    await settle();
+    const total = (await client.get('/v1/emails?take=0')).body.meta.total;
+
+    const refusedDraft = await client.post(`/v1/invoices/${draft.id}/send`);
+    expect(refusedDraft).toMatchObject({ status: 422, body: { code: 'invoice_not_issued' } });
+    const refusedRecipient = await client.post(`/v1/invoices/${unaddressed.id}/send`);
+    expect(refusedRecipient).toMatchObject({ status: 422, body: { code: 'no_recipient' } });
+    expect(refusedRecipient.body.message).toContain('billing_email');
+    const stranger = await api.client();
+    expect((await stranger.post(`/v1/invoices/${unaddressed.id}/send`)).status).toBe(404);
+
+    await settle();
+    expect((await client.get('/v1/emails?take=0')).body.meta.total).toBe(total);
+    expect(mailsTo('ap-draft@buyer.test')).toHaveLength(0);
   });
 });

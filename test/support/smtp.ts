@@ -5,6 +5,8 @@ export interface ReceivedMail {
   from: string;
   recipients: string[];
   raw: string;
+  /** The id the server gave the message in its answer (`250 queued as <id>`), what a sender records as the provider's id. */
+  queueId: string;
 }
 
 export interface SmtpCatcher {
@@ -28,12 +30,14 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
+        const queueId = `Q${received.length + 1}`;
         received.push({
+          queueId,
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           recipients: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });
-        callback();
+        callback(null, `queued as ${queueId}`);
       });
     },
   });

@@ -8,6 +8,7 @@ import type { PaymentMethodSummary } from '../payment-methods/payment-method';
 import type { DunningState } from '../collection/dunning';
 import type { CollectionMethod } from '../collection/settings';
 import { invoiceLinkExpiry, linkUrl, workspaceOfKey } from '../../pages/links';
+import type { InvoiceEmailStatus } from '../../email/email-item';
 
 export const INVOICE = 'INV';
 
@@ -158,6 +159,8 @@ export interface Invoice {
   collection_method: CollectionMethod | null;
   /** The automatic collection and its retries; null for a manual invoice. */
   dunning: DunningState | null;
+  /** What became of the invoice's latest email (docs/emails.md): `no_recipient` when its customer had no address; null before any. */
+  email_status: InvoiceEmailStatus | null;
 }
 
 /** A coupon as applied: what is needed to apply it again when the lines change (PATCH). */
@@ -174,7 +177,10 @@ export interface CouponTerms {
 }
 
 /** The stored invoice: the public members plus what the domain needs and never returns. */
-export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url' | 'collection_method' | 'dunning'> & {
+export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url' | 'collection_method' | 'dunning' | 'email_status'> & {
+  /** Set by the email pipeline (shared/email/invoice-email-status.ts) with `email_order`, the latest email's order. */
+  email_status?: InvoiceEmailStatus | null;
+  email_order?: string;
   /** Absent on invoices written before collection existed, and on drafts. */
   collection_method?: CollectionMethod | null;
   dunning?: DunningState | null;
@@ -257,12 +263,12 @@ export function assertStorable(item: InvoiceItem): void {
 const INTERNAL = [
   'pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'gsi4pk', 'gsi4sk', 'lf', 'invoicing_entity_id', 'tax_rate_exact', 'coupon_terms',
   'promotion_code_id', 'redeemed_coupon_ids', 'fixed_dates', 'credited_amount', 'refunded_amount', 'credited_by_line', 'wallet_load', 'charge_attempt',
-  'link_generation', 'pending_charge', 'pending_refund',
+  'link_generation', 'pending_charge', 'pending_refund', 'email_order',
 ] as const;
 
 export function toInvoice(item: InvoiceItem): Invoice {
   const copy: Record<string, unknown> = { ...item };
   if (Array.isArray(item.line_items)) copy.line_items = item.line_items.map(({ own_tax_rate: _own, ...line }) => line);
   for (const name of INTERNAL) delete copy[name];
-  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), amount_credited: item.amount_credited ?? 0, collection_method: item.collection_method ?? null, dunning: item.dunning ?? null, public_url: publicUrl(item) };
+  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), amount_credited: item.amount_credited ?? 0, collection_method: item.collection_method ?? null, dunning: item.dunning ?? null, email_status: item.email_status ?? null, public_url: publicUrl(item) };
 }
