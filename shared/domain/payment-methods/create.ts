@@ -10,7 +10,10 @@ import { rearmCollection } from '../collection/rearm';
 import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
 import type { CustomerItem } from '../customers/customer';
 import { paymentProvider, type PaymentProviderName, type SavedMethodType } from '../payments/provider';
-import { PAYMENT_METHOD, PARENT_FIELD, customerMethodsCounter, methodSummary, paymentMethodKey, toPaymentMethod, type PaymentMethod, type PaymentMethodItem } from './payment-method';
+import {
+  PAYMENT_METHOD, PARENT_FIELD, customerMethodsCounter, methodReferenceKey, methodSummary, paymentMethodKey, toPaymentMethod, type MethodReferenceItem, type PaymentMethod,
+  type PaymentMethodItem,
+} from './payment-method';
 import { liveCustomer } from './payment-methods';
 
 /*
@@ -80,12 +83,21 @@ export async function createPaymentMethod(ctx: Ctx, customerId: string, input: P
       counterUpdate(ctx, customerMethodsCounter(current.id), 1),
       // Fails when the customer changed its currency, lost it, was deleted or got a default meanwhile: retried.
       currencyLockItem(ctx, current.id, 'payment_method', currency, also),
+      ...(attached.accountId ? [referencePut(ctx, item)] : []),
     ]);
     return toPaymentMethod(item, makeDefault ? id : current.current_payment_method_id);
   });
   // A new default re-arms the automatic collection of the customer's unpaid invoices (docs/collection.md).
   if (created.is_default) await rearmCollection(ctx, customerId);
   return created;
+}
+
+/** The method's reference item (payment-method.ts), for a provider with accounts: its webhooks name the method so. */
+function referencePut(ctx: Ctx, item: PaymentMethodItem) {
+  const reference: MethodReferenceItem = {
+    ...methodReferenceKey(ctx, item.provider, item.provider_reference), _type: 'payment_method_reference', _version: 0, payment_method_id: item.id, customer_id: item.customer_id,
+  };
+  return { Put: { TableName: tableName(), Item: reference } };
 }
 
 function assertCurrency(customer: CustomerItem): string {

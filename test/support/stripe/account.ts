@@ -92,6 +92,18 @@ export class StandInAccount {
     return method;
   }
 
+  /** The customer (or the merchant, in Stripe's dashboard) removes the method: it is no one's any more. */
+  detachPaymentMethod(id: string): Stripe.PaymentMethod {
+    return Object.assign(this.paymentMethod(id), { customer: null });
+  }
+
+  /** The card's bank renewed it (Stripe's card updater): its new expiry. */
+  renewCard(id: string, expiry: { exp_month: number; exp_year: number }): Stripe.PaymentMethod {
+    const method = this.paymentMethod(id);
+    Object.assign(method.card!, expiry);
+    return method;
+  }
+
   createSetupIntent(form: Form): Stripe.SetupIntent {
     const customer = text(form, 'customer');
     if (customer) this.customer(customer);
