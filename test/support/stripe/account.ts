@@ -205,6 +205,20 @@ export class StandInAccount {
     return refund;
   }
 
+  /** Stripe's list of refunds, newest first, of one charge when `charge` is given (one page: the tests make few). */
+  listRefunds(query: Form): Stripe.ApiList<Stripe.Refund> {
+    const charge = text(query, 'charge');
+    const data = [...this.refunds.values()].filter((r) => !charge || r.charge === charge).reverse();
+    return { object: 'list', data, has_more: false, url: '/v1/refunds' };
+  }
+
+  /** The bank settles a pending (SEPA) refund. */
+  settleRefund(id: string, status: 'succeeded' | 'failed'): Stripe.Refund {
+    const refund = this.refunds.get(id);
+    if (refund?.status !== 'pending') throw new Error(`${id} is not a pending refund`);
+    return Object.assign(refund, { status, ...(status === 'failed' && { failure_reason: 'unknown' as const }) });
+  }
+
   /** The customer disputes a succeeded payment with its bank, as `pm_card_createDispute`'s payments are. */
   openDispute(intentId: string): Stripe.Dispute {
     const intent = this.paymentIntent(intentId);
