@@ -4,7 +4,7 @@ import { stripeSuite } from '../support/stripe/suite';
 
 const WEBHOOK_SECRET = 'whsec_MethodEventsSecret0123456789';
 
-describeWithStripeFixtures('Stripe\'s webhooks about saved methods: payment_method.detached and payment_method.updated', () => {
+describeWithStripeFixtures('Stripe\'s webhooks about saved methods: payment_method.detached, payment_method.updated and setup_intent.succeeded', () => {
   const s = stripeSuite({ webhookSecret: WEBHOOK_SECRET });
 
   /** A customer with a saved Stripe card (its default), and the PaymentMethod Stripe holds for it. */
@@ -16,7 +16,7 @@ describeWithStripeFixtures('Stripe\'s webhooks about saved methods: payment_meth
     return { customer, method: saved.body, atStripe };
   }
 
-  const eventOf = (type: string, method: Stripe.PaymentMethod) => s.env.standIn.signedEvent(type, structuredClone(method), WEBHOOK_SECRET, s.keys.account);
+  const eventOf = (type: string, method: Stripe.PaymentMethod | Stripe.SetupIntent) => s.env.standIn.signedEvent(type, structuredClone(method), WEBHOOK_SECRET, s.keys.account);
   const deliverThrice = async (delivery: { payload: string; signature: string }, workspace = s.client.workspace) => {
     const outcomes = [];
     for (let i = 0; i < 3; i++) {
@@ -66,5 +66,30 @@ describeWithStripeFixtures('Stripe\'s webhooks about saved methods: payment_meth
     const detached = s.env.standIn.signedEvent('payment_method.detached', structuredClone(s.keys.account.detachPaymentMethod(atStripe.id)), WEBHOOK_SECRET, other.keys.account);
     expect(await deliverThrice(detached, other.client.workspace)).toEqual(['nothing', 'nothing', 'nothing']);
     expect((await s.client.get(`/v1/customers/${method.customer_id}/payment-methods/${method.id}`)).status).toBe(200);
+  });
+
+  it('setup_intent.succeeded: the method it attached saved once (delivered 3 times), not again if the frontend saved it, nor if detached since', async () => {
+    const customer = (await s.client.post('/v1/customers', { name: 'Payer', currency: 'EUR', billing_address: { country: 'FR' } })).body;
+    const listed = async () => (await s.client.get(`/v1/customers/${customer.id}/payment-methods`)).body.data;
+    const setup = async (testMethod: string) => {
+      const created = await s.client.post(`/v1/customers/${customer.id}/setup-intents`);
+      expect(created.status).toBe(201);
+      return s.keys.account.confirmSetupIntent(created.body.id, testMethod);
+    };
+
+    const first = await setup('pm_sepaDebit');
+    expect(await deliverThrice(eventOf('setup_intent.succeeded', first))).toEqual(['recorded', 'duplicate', 'duplicate']);
+    expect(await listed()).toEqual([expect.objectContaining({ provider: 'stripe', type: 'direct_debit', is_default: true, sepa_debit: expect.objectContaining({ last4: '3000' }) })]);
+
+    // Saved by the merchant's frontend first (POST …/payment-methods with its pm_…): the event saves nothing more.
+    const second = await setup('pm_card_visa');
+    expect((await s.client.post(`/v1/customers/${customer.id}/payment-methods`, { provider: 'stripe', token: second.payment_method })).status).toBe(201);
+    expect(await deliverThrice(eventOf('setup_intent.succeeded', second))).toEqual(['nothing', 'nothing', 'nothing']);
+
+    // Detached before the event came: not saved.
+    const third = await setup('pm_card_mastercard');
+    s.keys.account.detachPaymentMethod(third.payment_method as string);
+    expect(await deliverThrice(eventOf('setup_intent.succeeded', third))).toEqual(['nothing', 'nothing', 'nothing']);
+    expect(await listed()).toHaveLength(2);
   });
 });

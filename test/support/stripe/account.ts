@@ -120,6 +120,19 @@ export class StandInAccount {
     return intent;
   }
 
+  setupIntent(id: string): Stripe.SetupIntent {
+    const intent = this.setupIntents.get(id);
+    if (!intent) throw missing('setupintent', id, 'intent');
+    return intent;
+  }
+
+  /** Stripe.js confirmed the SetupIntent with a test method: a new method of its behaviour, attached to its customer. */
+  confirmSetupIntent(id: string, testMethod: string): Stripe.SetupIntent {
+    const intent = this.setupIntent(id);
+    const method = this.attachPaymentMethod(testMethod, { customer: intent.customer as string });
+    return Object.assign(intent, { status: 'succeeded', payment_method: method.id });
+  }
+
   createPaymentIntent(form: Form): Stripe.PaymentIntent {
     const amount = Number(text(form, 'amount'));
     if (!Number.isSafeInteger(amount) || amount < 1) throw invalid('This value must be greater than or equal to 1.', 'amount', 'parameter_invalid_integer');

@@ -52,6 +52,7 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/v1\/payment_methods\/([^/]+)$/, run: (a, _f, id) => a.paymentMethod(id) },
   { method: 'POST', pattern: /^\/v1\/payment_methods\/([^/]+)\/attach$/, run: (a, form, id) => a.attachPaymentMethod(id, form) },
   { method: 'POST', pattern: /^\/v1\/setup_intents$/, run: (a, form) => a.createSetupIntent(form) },
+  { method: 'GET', pattern: /^\/v1\/setup_intents\/([^/]+)$/, run: (a, _f, id) => a.setupIntent(id) },
   { method: 'POST', pattern: /^\/v1\/payment_intents$/, run: (a, form) => a.createPaymentIntent(form) },
   { method: 'GET', pattern: /^\/v1\/payment_intents\/([^/]+)$/, run: (a, _f, id) => a.paymentIntent(id) },
   { method: 'POST', pattern: /^\/v1\/payment_intents\/([^/]+)\/confirm$/, run: (a, form, id) => a.confirmPaymentIntent(id, form) },

@@ -11,6 +11,7 @@ import { applyDispute } from './disputes';
 import { applyPaymentIntent } from './intents';
 import { applyPaymentMethod } from './method-events';
 import { applyChargeRefunded } from './refunds';
+import { applySetupIntent } from './setup-events';
 
 /** Stripe's own default: a signature older than 5 minutes is refused (a replayed delivery). */
 export const WEBHOOK_TOLERANCE_S = 300;
@@ -21,7 +22,7 @@ const EVENT_KEPT_S = 30 * 24 * 60 * 60;
 export const STRIPE_EVENTS = [
   'payment_intent.succeeded', 'payment_intent.payment_failed', 'payment_intent.processing', 'payment_intent.requires_action',
   'charge.dispute.created', 'charge.dispute.updated', 'charge.dispute.closed', 'payment_method.detached', 'payment_method.updated',
-  'charge.refunded',
+  'charge.refunded', 'setup_intent.succeeded',
 ] as const;
 
 export interface StripeEventReceipt {
@@ -74,6 +75,8 @@ export async function receiveStripeEvent(ctx: Ctx, payload: string, signature: s
     case 'charge.dispute.updated':
     case 'charge.dispute.closed':
       return { ...receipt, outcome: await applyDispute(ctx, stripe, event.data.object, applied) };
+    case 'setup_intent.succeeded':
+      return { ...receipt, outcome: await applySetupIntent(ctx, stripe, event.data.object, connection.account_id, applied) };
     case 'charge.refunded':
       return { ...receipt, outcome: await applyChargeRefunded(ctx, stripe, event.data.object, applied) };
     case 'payment_method.detached':
