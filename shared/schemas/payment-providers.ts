@@ -41,7 +41,7 @@ export const stripeEventReceipt: Schema = resource({
   type: { type: 'string', description: 'Stripe\'s event type.' },
   outcome: {
     ...enumOf(['settled', 'still_pending', 'recorded', 'nothing', 'duplicate', 'ignored']),
-    description: 'What the event did: `settled` an invoice\'s pending charge, found it `still_pending`, `recorded` a dispute (`chargeback`), `nothing` to do, a `duplicate` of an event applied before, or `ignored` (a type or mode not applied).',
+    description: 'What the event did: `settled` an invoice\'s pending charge or a credit note\'s pending refund, found it `still_pending`, `recorded` a dispute (`chargeback`) or a saved payment method\'s change (detached: deleted; card updated; saved from a SetupIntent), `nothing` to do, a `duplicate` of an event applied before, or `ignored` (a type or mode not applied).',
   },
 });
 

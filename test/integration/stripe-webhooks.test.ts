@@ -121,6 +121,18 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
     expect(messages.filter((m) => m.payload.data.id === invoice.id && m.payload.event_type === 'invoice.payment_disputed')).toHaveLength(1);
   });
 
+  it('3-D Secure required off session: invoice.payment_action_required once, with the hosted page link; Stripe\'s events change nothing more', async () => {
+    const { invoice, intent } = await chargedWith('pm_card_authenticationRequired');
+    expect(invoice.transactions).toEqual([expect.objectContaining({ status: 'pending', error_type: 'authentication_required' })]);
+    const requiresAction = eventOf('payment_intent.requires_action', intent);
+    for (let i = 0; i < 3; i++) expect((await deliver(requiresAction)).body.outcome).toMatch(/^(still_pending|duplicate)$/);
+    await s.env.api.events.settle();
+    const messages = (await s.client.get('/v1/webhooks/messages?limit=250')).body.data as Array<{ payload: { event_type: string; data: { id: string; public_url: string } } }>;
+    const actions = messages.filter((m) => m.payload.data.id === invoice.id && m.payload.event_type === 'invoice.payment_action_required');
+    expect(actions).toHaveLength(1);
+    expect(actions[0]!.payload.data.public_url).toBe(invoice.public_url);
+  });
+
   it('an event for a charge still being recorded is a 409 (Stripe sends it again), applied once the charge is recorded', async () => {
     const customer = (await s.client.post('/v1/customers', { name: 'Payer', currency: 'EUR', billing_address: { country: 'FR' } })).body;
     await s.client.post(`/v1/customers/${customer.id}/payment-methods`, { provider: 'stripe', token: 'pm_sepaDebit' });

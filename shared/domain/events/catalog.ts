@@ -11,7 +11,7 @@ export const EVENT_TYPES = [
   'subscription.created', 'subscription.activated', 'subscription.updated', 'subscription.cancelled',
   'subscription.paused', 'subscription.resumed', 'subscription.trial_ending', 'subscription.trial_ended',
   'invoice.created', 'invoice.grace_period.started', 'invoice.ready', 'invoice.settled', 'invoice.errored', 'invoice.voided',
-  'invoice.payment_failed', 'invoice.payment_disputed', 'invoice.reminder_due',
+  'invoice.payment_failed', 'invoice.payment_action_required', 'invoice.payment_disputed', 'invoice.reminder_due',
   'credit_note.ready', 'credit_note.settled',
   'wallet.created', 'wallet.updated', 'wallet.credited', 'wallet.debited',
   'credit.created', 'credit.topup_transaction_created', 'credit.usage_transaction_created',

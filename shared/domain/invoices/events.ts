@@ -26,8 +26,20 @@ export function invoiceEvents(before: InvoiceItem | undefined, after: InvoiceIte
   const status = entered && INVOICE_STATUS_EVENTS[entered];
   return [
     ...(before ? [] : [{ type: 'invoice.created' as const, data }]), ...(status ? [{ type: status, data }] : []), ...dunningEvents(before, after, data),
+    ...(newlyAwaitingAction(before, after) ? [{ type: 'invoice.payment_action_required' as const, data }] : []),
     ...(newlyDisputed(before, after) ? [{ type: 'invoice.payment_disputed' as const, data }] : []),
   ];
+}
+
+/**
+ * A charge went pending on the customer's action (3-D Secure: Stripe's `requires_action`, or off session
+ * `authentication_required`): the customer must complete it on the invoice's page (`public_url`). Once per charge.
+ */
+function newlyAwaitingAction(before: InvoiceItem | undefined, after: InvoiceItem): boolean {
+  const awaiting = (item: InvoiceItem | undefined) =>
+    new Set((item?.transactions ?? []).filter((t) => t.status === 'pending' && t.error_type === 'authentication_required').map((t) => t.id));
+  const earlier = awaiting(before);
+  return [...awaiting(after)].some((id) => !earlier.has(id));
 }
 
 /** A payment of the invoice got a dispute (a chargeback) it did not have. */

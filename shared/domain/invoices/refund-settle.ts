@@ -4,6 +4,7 @@ import { getItem, retryOnRace, versionCondition } from '../../db/items';
 import { transactWrite } from '../../db/transactions';
 import { invoiceKey, invoiceListFields, type InvoiceItem } from './invoice';
 import { pendingCheckDelete } from './pending-check';
+import { appliedEventPut, type AppliedEvent } from './settle-pending';
 
 /** What the provider says of a refund it was asked for. */
 export type RefundOutcome = { status: 'succeeded'; providerId: string } | { status: 'failed'; providerId: string | null; errorType: string; message: string };
@@ -12,9 +13,10 @@ export type RefundOutcome = { status: 'succeeded'; providerId: string } | { stat
  * Settles a credit note's pending refund (docs/payments.md, "Refunds"): succeeded, the refund transaction is
  * `succeeded` with the provider's refund id, the credit note `paid` (`credit_note.settled`), and both the credit note
  * and the original get `refunded_at`; failed, the transaction is `failed` with the provider's reason, the credit note
- * stays `to_pay`, and the original's refundable amount is given back. One transaction with the end of its check.
+ * stays `to_pay`, and the original's refundable amount is given back. One transaction with the end of its check
+ * (and the record of the provider's `event` that told it, when one did).
  */
-export async function settlePendingRefund(ctx: Ctx, noteId: string, outcome: RefundOutcome): Promise<'settled' | 'nothing'> {
+export async function settlePendingRefund(ctx: Ctx, noteId: string, outcome: RefundOutcome, event?: AppliedEvent): Promise<'settled' | 'nothing'> {
   return retryOnRace(async () => {
     const note = await getItem<InvoiceItem>(invoiceKey(ctx, noteId), true);
     const pending = note?.pending_refund;
@@ -39,6 +41,7 @@ export async function settlePendingRefund(ctx: Ctx, noteId: string, outcome: Ref
       { Put: { TableName: tableName(), Item: next, ...versionCondition(note._version) } },
       { Put: { TableName: tableName(), Item: originalNext, ...versionCondition(original._version) } },
       pendingCheckDelete(ctx, noteId),
+      ...(event ? [appliedEventPut(event)] : []),
     ]);
     return 'settled';
   });

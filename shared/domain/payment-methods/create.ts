@@ -3,14 +3,17 @@ import { tableName } from '../../db/client';
 import { retryOnRace } from '../../db/items';
 import { parentListKeys } from '../../db/keys';
 import { counterUpdate } from '../../db/pagination';
-import { transactWrite } from '../../db/transactions';
+import { transactWrite, type TransactItem } from '../../db/transactions';
 import { RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { rearmCollection } from '../collection/rearm';
 import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
 import type { CustomerItem } from '../customers/customer';
-import { paymentProvider, type PaymentProviderName, type SavedMethodType } from '../payments/provider';
-import { PAYMENT_METHOD, PARENT_FIELD, customerMethodsCounter, methodSummary, paymentMethodKey, toPaymentMethod, type PaymentMethod, type PaymentMethodItem } from './payment-method';
+import { paymentProvider, type AttachedMethod, type PaymentProviderName, type SavedMethodType } from '../payments/provider';
+import {
+  PAYMENT_METHOD, PARENT_FIELD, customerMethodsCounter, methodReferenceKey, methodSummary, paymentMethodKey, toPaymentMethod, type MethodReferenceItem, type PaymentMethod,
+  type PaymentMethodItem,
+} from './payment-method';
 import { liveCustomer } from './payment-methods';
 
 /*
@@ -34,21 +37,42 @@ export interface PaymentMethodInput {
  * transaction fail and the write start over from the customer as it now is; the provider is asked only once.
  */
 export async function createPaymentMethod(ctx: Ctx, customerId: string, input: PaymentMethodInput): Promise<PaymentMethod> {
-  let customer: CustomerItem | undefined = await liveCustomer(ctx, customerId);
+  const customer = await liveCustomer(ctx, customerId);
   assertCurrency(customer);
   const provider = paymentProvider(input.provider ?? 'sandbox');
   const attached = await provider.attach(input.token, { ctx, customerId });
   if (input.type && input.type !== attached.type) {
     throw new RuleViolation('payment_method_type_mismatch', `The token is a ${attached.type} method, not a ${input.type} one.`);
   }
+  return (await saveAttachedMethod(ctx, customerId, provider.name, attached, { setAsDefault: input.set_as_default, known: customer }))!;
+}
+
+export interface SaveOptions {
+  setAsDefault?: boolean;
+  /** The customer as just read (a retry reads it again). */
+  known?: CustomerItem;
+  /**
+   * Written in the same transaction (a provider's event that told of the method), asked before each try: none
+   * (undefined) means the method is not to be saved any more (the event was applied meanwhile), and null is answered.
+   */
+  also?: () => Promise<TransactItem[] | undefined>;
+}
+
+/** Saves a method the provider has attached (createPaymentMethod, or a provider's event): see createPaymentMethod. */
+export async function saveAttachedMethod(
+  ctx: Ctx, customerId: string, providerName: PaymentProviderName, attached: AttachedMethod, options: SaveOptions = {},
+): Promise<PaymentMethod | null> {
+  let customer = options.known;
   const created = await retryOnRace(async () => {
+    const also = options.also ? await options.also() : [];
+    if (!also) return null;
     const current = customer ?? (await liveCustomer(ctx, customerId));
     customer = undefined; // a retry reads the customer again
     const currency = assertCurrency(current);
     const now = ctx.clock.now();
     const iso = now.toISOString();
     const id = newId('pm', now.getTime());
-    const makeDefault = input.set_as_default ?? !current.current_payment_method_id;
+    const makeDefault = options.setAsDefault ?? !current.current_payment_method_id;
     const item: PaymentMethodItem = {
       ...paymentMethodKey(ctx, id),
       ...parentListKeys(ctx, PAYMENT_METHOD, PARENT_FIELD, current.id, iso, id),
@@ -57,7 +81,7 @@ export async function createPaymentMethod(ctx: Ctx, customerId: string, input: P
       id,
       customer_id: current.id,
       type: attached.type,
-      provider: provider.name,
+      provider: providerName,
       provider_reference: attached.reference,
       ...(attached.accountId && { provider_account_id: attached.accountId }),
       card: attached.card,
@@ -68,24 +92,34 @@ export async function createPaymentMethod(ctx: Ctx, customerId: string, input: P
       updated_at: iso,
       deleted_at: null,
     };
-    const also: CustomerAlso = makeDefault
+    const lock: CustomerAlso = makeDefault
       ? {
           set: { current_payment_method_id: id, current_payment_method_type: item.type, current_payment_method_summary: methodSummary(item), updated_at: iso },
           // Made default because the customer had none: only if it still has none.
-          ...(input.set_as_default === undefined && { expect: { current_payment_method_id: null } }),
+          ...(options.setAsDefault === undefined && { expect: { current_payment_method_id: null } }),
         }
       : {};
     await transactWrite([
       { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       counterUpdate(ctx, customerMethodsCounter(current.id), 1),
       // Fails when the customer changed its currency, lost it, was deleted or got a default meanwhile: retried.
-      currencyLockItem(ctx, current.id, 'payment_method', currency, also),
+      currencyLockItem(ctx, current.id, 'payment_method', currency, lock),
+      ...(attached.accountId ? [referencePut(ctx, item)] : []),
+      ...also,
     ]);
     return toPaymentMethod(item, makeDefault ? id : current.current_payment_method_id);
   });
   // A new default re-arms the automatic collection of the customer's unpaid invoices (docs/collection.md).
-  if (created.is_default) await rearmCollection(ctx, customerId);
+  if (created?.is_default) await rearmCollection(ctx, customerId);
   return created;
+}
+
+/** The method's reference item (payment-method.ts), for a provider with accounts: its webhooks name the method so. */
+function referencePut(ctx: Ctx, item: PaymentMethodItem) {
+  const reference: MethodReferenceItem = {
+    ...methodReferenceKey(ctx, item.provider, item.provider_reference), _type: 'payment_method_reference', _version: 0, payment_method_id: item.id, customer_id: item.customer_id,
+  };
+  return { Put: { TableName: tableName(), Item: reference } };
 }
 
 function assertCurrency(customer: CustomerItem): string {

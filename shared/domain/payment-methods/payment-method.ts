@@ -90,3 +90,16 @@ export function methodSummary(item: PaymentMethodItem): PaymentMethodSummary {
 /** A way of paying that is no saved method (a transfer, the wallet…): its type, and its id when it has one. */
 export const plainSummary = (type: string, id: string | null = null): PaymentMethodSummary =>
   ({ id, status: null, type, last_4_digits: null, expiration_date: null, brand: null });
+
+/**
+ * From a provider's handle on a method to ours (`WS#<ws>#PMREF#<provider>:<reference>`): written with the method,
+ * in its transaction, for providers whose methods have their own lives (Stripe's webhooks name its `pm_…`), so an
+ * event finds our method without a scan. A method saved again points it at the newest.
+ */
+export interface MethodReferenceItem extends StoredItem {
+  _type: 'payment_method_reference';
+  payment_method_id: string;
+  customer_id: string;
+}
+
+export const methodReferenceKey = (ctx: Ctx, provider: PaymentProviderName, reference: string) => entityKey(ctx, 'PMREF', `${provider}:${reference}`);

@@ -96,9 +96,10 @@ async function newestKeys(ctx: Ctx, customerId: string, count: number): Promise<
  * Soft delete: `deleted_at` set, out of the customer's list and count, in one transaction with the customer:
  * deleting the default clears `current_payment_method_id` (and `current_payment_method_type` when it is `card`);
  * deleting another method checks that it has not become the default meanwhile. The currency lock stays: the
- * customer did save a method in that currency. A second delete is a 404.
+ * customer did save a method in that currency. A second delete is a 404. `also`: written in the same transaction (the
+ * record of a provider's event that detached the method).
  */
-export async function deletePaymentMethod(ctx: Ctx, customerId: string, id: string): Promise<PaymentMethod> {
+export async function deletePaymentMethod(ctx: Ctx, customerId: string, id: string, also: TransactItem[] = []): Promise<PaymentMethod> {
   return retryOnRace(async () => {
     const { customer, method } = await readCustomerAndMethod(ctx, customerId, id);
     const now = ctx.clock.now().toISOString();
@@ -136,6 +137,7 @@ export async function deletePaymentMethod(ctx: Ctx, customerId: string, id: stri
       },
       counterUpdate(ctx, customerMethodsCounter(customer.id), -1),
       customerItem,
+      ...also,
     ]);
     const { gsi3pk: _p, gsi3sk: _s, ...rest } = method;
     return toPaymentMethod({ ...rest, deleted_at: now, updated_at: now, _version: method._version + 1 }, null);

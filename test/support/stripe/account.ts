@@ -92,6 +92,18 @@ export class StandInAccount {
     return method;
   }
 
+  /** The customer (or the merchant, in Stripe's dashboard) removes the method: it is no one's any more. */
+  detachPaymentMethod(id: string): Stripe.PaymentMethod {
+    return Object.assign(this.paymentMethod(id), { customer: null });
+  }
+
+  /** The card's bank renewed it (Stripe's card updater): its new expiry. */
+  renewCard(id: string, expiry: { exp_month: number; exp_year: number }): Stripe.PaymentMethod {
+    const method = this.paymentMethod(id);
+    Object.assign(method.card!, expiry);
+    return method;
+  }
+
   createSetupIntent(form: Form): Stripe.SetupIntent {
     const customer = text(form, 'customer');
     if (customer) this.customer(customer);
@@ -106,6 +118,19 @@ export class StandInAccount {
     };
     this.setupIntents.set(id, intent);
     return intent;
+  }
+
+  setupIntent(id: string): Stripe.SetupIntent {
+    const intent = this.setupIntents.get(id);
+    if (!intent) throw missing('setupintent', id, 'intent');
+    return intent;
+  }
+
+  /** Stripe.js confirmed the SetupIntent with a test method: a new method of its behaviour, attached to its customer. */
+  confirmSetupIntent(id: string, testMethod: string): Stripe.SetupIntent {
+    const intent = this.setupIntent(id);
+    const method = this.attachPaymentMethod(testMethod, { customer: intent.customer as string });
+    return Object.assign(intent, { status: 'succeeded', payment_method: method.id });
   }
 
   createPaymentIntent(form: Form): Stripe.PaymentIntent {
@@ -191,6 +216,20 @@ export class StandInAccount {
     Object.assign(charge, { amount_refunded: charge.amount_refunded + amount, refunded: charge.amount_refunded + amount === charge.amount });
     this.refunds.set(refund.id, refund);
     return refund;
+  }
+
+  /** Stripe's list of refunds, newest first, of one charge when `charge` is given (one page: the tests make few). */
+  listRefunds(query: Form): Stripe.ApiList<Stripe.Refund> {
+    const charge = text(query, 'charge');
+    const data = [...this.refunds.values()].filter((r) => !charge || r.charge === charge).reverse();
+    return { object: 'list', data, has_more: false, url: '/v1/refunds' };
+  }
+
+  /** The bank settles a pending (SEPA) refund. */
+  settleRefund(id: string, status: 'succeeded' | 'failed'): Stripe.Refund {
+    const refund = this.refunds.get(id);
+    if (refund?.status !== 'pending') throw new Error(`${id} is not a pending refund`);
+    return Object.assign(refund, { status, ...(status === 'failed' && { failure_reason: 'unknown' as const }) });
   }
 
   /** The customer disputes a succeeded payment with its bank, as `pm_card_createDispute`'s payments are. */

@@ -52,11 +52,13 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/v1\/payment_methods\/([^/]+)$/, run: (a, _f, id) => a.paymentMethod(id) },
   { method: 'POST', pattern: /^\/v1\/payment_methods\/([^/]+)\/attach$/, run: (a, form, id) => a.attachPaymentMethod(id, form) },
   { method: 'POST', pattern: /^\/v1\/setup_intents$/, run: (a, form) => a.createSetupIntent(form) },
+  { method: 'GET', pattern: /^\/v1\/setup_intents\/([^/]+)$/, run: (a, _f, id) => a.setupIntent(id) },
   { method: 'POST', pattern: /^\/v1\/payment_intents$/, run: (a, form) => a.createPaymentIntent(form) },
   { method: 'GET', pattern: /^\/v1\/payment_intents\/([^/]+)$/, run: (a, _f, id) => a.paymentIntent(id) },
   { method: 'POST', pattern: /^\/v1\/payment_intents\/([^/]+)\/confirm$/, run: (a, form, id) => a.confirmPaymentIntent(id, form) },
   { method: 'GET', pattern: /^\/v1\/disputes\/([^/]+)$/, run: (a, _f, id) => a.dispute(id) },
   { method: 'POST', pattern: /^\/v1\/refunds$/, run: (a, form) => a.createRefund(form) },
+  { method: 'GET', pattern: /^\/v1\/refunds$/, run: (a, query) => a.listRefunds(query) },
 ];
 
 /** What Stripe keeps of an idempotent request: what it was asked, and what it answered. */
@@ -86,7 +88,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const match = route.method === method ? route.pattern.exec(url.pathname) : null;
       if (!match) continue;
       try {
-        const object = route.run(account, form, decodeURIComponent(match[1] ?? ''));
+        // A GET's parameters are its query (a list's filters).
+        const input = method === 'GET' ? { ...form, ...Object.fromEntries(url.searchParams) } : form;
+        const object = route.run(account, input, decodeURIComponent(match[1] ?? ''));
         const expand = method === 'GET' ? expandOf(url.searchParams) : expandOf(form);
         return { status: 200, body: expanded(account, structuredClone(object), expand) };
       } catch (error) {

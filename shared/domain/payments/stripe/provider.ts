@@ -7,7 +7,7 @@ import { stripeCustomerOf } from './customers';
 import { atStripe } from './errors';
 
 /** Stripe's PaymentMethod as a saved method: a card (brand, last 4, expiry) or a SEPA Direct Debit (bank, last 4). */
-function savedMethod(method: Stripe.PaymentMethod, accountId: string): AttachedMethod {
+export function savedMethod(method: Stripe.PaymentMethod, accountId: string): AttachedMethod {
   if (method.type === 'card' && method.card) {
     const { brand, last4, exp_month, exp_year } = method.card;
     return { reference: method.id, accountId, type: 'card', card: { brand, last4, exp_month, exp_year }, sepa_debit: null };

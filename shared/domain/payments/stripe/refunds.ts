@@ -3,7 +3,8 @@ import type { Ctx } from '../../../context';
 import { outsideEffect } from '../../../db/effect-claim';
 import { getItem } from '../../../db/items';
 import { invoiceKey, type InvoiceItem } from '../../invoices/invoice';
-import { settlePendingRefund } from '../../invoices/refund-settle';
+import { settlePendingRefund, type RefundOutcome } from '../../invoices/refund-settle';
+import type { AppliedEvent } from '../../invoices/settle-pending';
 import { connectedStripe } from '../../payment-providers/connect';
 import { atStripe } from './errors';
 
@@ -31,11 +32,45 @@ export async function refundWithStripe(ctx: Ctx, noteId: string): Promise<'settl
     if (!(error instanceof Stripe.errors.StripeInvalidRequestError) || error instanceof Stripe.errors.StripeIdempotencyError) throw error;
     return settlePendingRefund(ctx, noteId, { status: 'failed', providerId: null, errorType: error.code ?? 'invalid_request', message: error.message });
   }
-  if (refund.status === 'succeeded') return settlePendingRefund(ctx, noteId, { status: 'succeeded', providerId: refund.id });
+  const outcome = outcomeOf(refund);
+  return outcome ? settlePendingRefund(ctx, noteId, outcome) : 'still_pending';
+}
+
+/** A Refund's end as Stripe reports it; null while it is still under way (`pending`, `requires_action`). */
+function outcomeOf(refund: Stripe.Refund): RefundOutcome | null {
+  if (refund.status === 'succeeded') return { status: 'succeeded', providerId: refund.id };
   if (refund.status === 'failed' || refund.status === 'canceled') {
-    return settlePendingRefund(ctx, noteId, { status: 'failed', providerId: refund.id, errorType: refund.failure_reason ?? refund.status, message: `Stripe's refund is ${refund.status}.` });
+    return { status: 'failed', providerId: refund.id, errorType: refund.failure_reason ?? refund.status, message: `Stripe's refund is ${refund.status}.` };
   }
-  return 'still_pending';
+  return null;
+}
+
+/**
+ * `charge.refunded` (sent too when a refund of the charge fails or ends later): the credit notes of this workspace
+ * whose refund of that charge is pending are settled at once from its Refunds as Stripe now lists them (never the
+ * event's copy), instead of waiting for their check. The event is recorded with the last settlement: the earlier
+ * ones are settled once by their own state (a settled credit note has no pending refund), should it be redelivered.
+ */
+export async function applyChargeRefunded(ctx: Ctx, stripe: Stripe, charge: Stripe.Charge, event: AppliedEvent): Promise<'settled' | 'still_pending' | 'nothing' | 'duplicate'> {
+  if (await getItem(event.key, true)) return 'duplicate';
+  const refunds = await atStripe(() => stripe.refunds.list({ charge: charge.id, limit: 100 }));
+  const ours = refunds.data.filter((r) => r.metadata?.workspace_id === ctx.workspaceId && r.metadata.credit_note_id);
+  const settleable: Array<{ noteId: string; outcome: RefundOutcome }> = [];
+  let pending = false;
+  for (const refund of ours) {
+    const noteId = refund.metadata!.credit_note_id!;
+    const note = await getItem<InvoiceItem>(invoiceKey(ctx, noteId), true);
+    if (note?.pending_refund?.payment_intent !== refund.payment_intent) continue;
+    const outcome = outcomeOf(refund);
+    if (outcome) settleable.push({ noteId, outcome });
+    else pending = true;
+  }
+  if (settleable.length === 0) return pending ? 'still_pending' : 'nothing';
+  const results = [];
+  for (const [i, { noteId, outcome }] of settleable.entries()) {
+    results.push(await settlePendingRefund(ctx, noteId, outcome, i === settleable.length - 1 ? event : undefined));
+  }
+  return results.includes('settled') ? 'settled' : 'nothing';
 }
 
 /**

@@ -9,6 +9,9 @@ import { openSecret } from '../../payment-providers/secret-box';
 import { stripeClient } from './client';
 import { applyDispute } from './disputes';
 import { applyPaymentIntent } from './intents';
+import { applyPaymentMethod } from './method-events';
+import { applyChargeRefunded } from './refunds';
+import { applySetupIntent } from './setup-events';
 
 /** Stripe's own default: a signature older than 5 minutes is refused (a replayed delivery). */
 export const WEBHOOK_TOLERANCE_S = 300;
@@ -18,7 +21,8 @@ const EVENT_KEPT_S = 30 * 24 * 60 * 60;
 /** The events the service applies (docs/payments.md, "Webhooks": the ones to select in Stripe's dashboard). */
 export const STRIPE_EVENTS = [
   'payment_intent.succeeded', 'payment_intent.payment_failed', 'payment_intent.processing', 'payment_intent.requires_action',
-  'charge.dispute.created', 'charge.dispute.updated', 'charge.dispute.closed',
+  'charge.dispute.created', 'charge.dispute.updated', 'charge.dispute.closed', 'payment_method.detached', 'payment_method.updated',
+  'charge.refunded', 'setup_intent.succeeded',
 ] as const;
 
 export interface StripeEventReceipt {
@@ -26,8 +30,8 @@ export interface StripeEventReceipt {
   id: string;
   type: string;
   /**
-   * What it did: `settled` an invoice's pending charge, found it `still_pending`, `recorded` a dispute, `nothing` to do,
-   * a `duplicate`, or `ignored` (a type not applied).
+   * What it did: `settled` an invoice's pending charge (or a credit note's pending refund), found it `still_pending`,
+   * `recorded` a dispute or a saved method's change, `nothing` to do, a `duplicate`, or `ignored` (a type not applied).
    */
   outcome: PendingOutcome | 'recorded' | 'ignored';
 }
@@ -71,6 +75,13 @@ export async function receiveStripeEvent(ctx: Ctx, payload: string, signature: s
     case 'charge.dispute.updated':
     case 'charge.dispute.closed':
       return { ...receipt, outcome: await applyDispute(ctx, stripe, event.data.object, applied) };
+    case 'setup_intent.succeeded':
+      return { ...receipt, outcome: await applySetupIntent(ctx, stripe, event.data.object, connection.account_id, applied) };
+    case 'charge.refunded':
+      return { ...receipt, outcome: await applyChargeRefunded(ctx, stripe, event.data.object, applied) };
+    case 'payment_method.detached':
+    case 'payment_method.updated':
+      return { ...receipt, outcome: await applyPaymentMethod(ctx, stripe, event.data.object, applied) };
     default:
       return { ...receipt, outcome: 'ignored' };
   }
