@@ -6,6 +6,7 @@ const WEBHOOK_SECRET = 'whsec_RefundEventsSecret0123456789';
 
 describeWithStripeFixtures('Stripe\'s charge.refunded webhook: a credit note\'s pending (SEPA) refund settled at once', () => {
   const s = stripeSuite({ webhookSecret: WEBHOOK_SECRET });
+  afterEach(() => s.clock.setOffset(0));
 
   const deliverThrice = async (type: string, object: { id: string }) => {
     const delivery = s.env.standIn.signedEvent(type, structuredClone(object), WEBHOOK_SECRET, s.keys.account);
@@ -62,5 +63,16 @@ describeWithStripeFixtures('Stripe\'s charge.refunded webhook: a credit note\'s 
     const failed = await invoiceNow(note.id);
     expect([failed.status, failed.refunded_at, failed.transactions[0].status, failed.transactions[0].provider_id]).toEqual(['to_pay', null, 'failed', refund.id]);
     expect((await invoiceNow(invoice.id)).refunded_at).toBeNull();
+  });
+  it('its webhook lost: the check settles it from the Refund Stripe holds, a day later too, without a second Refund', async () => {
+    const { note, refund } = await pendingRefund(4_000);
+    s.keys.account.settleRefund(refund.id, 'succeeded'); // charge.refunded never arrives
+    s.clock.setOffset(25 * 60 * 60 * 1000);
+    s.env.standIn.expireIdempotencyKeys(); // past Stripe's 24 hours: the create's key no longer protects
+    const synced = await s.client.post('/v1/payment-providers/stripe/sync');
+    expect(synced.body).toEqual({ checked: 1, settled: 1, still_pending: 0, more: false });
+    const settled = await invoiceNow(note.id);
+    expect([settled.status, settled.transactions[0].status, settled.transactions[0].provider_id]).toEqual(['paid', 'succeeded', refund.id]);
+    expect([...s.keys.account.refunds.values()].filter((r) => r.metadata?.credit_note_id === note.id)).toHaveLength(1);
   });
 });

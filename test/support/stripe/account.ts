@@ -218,10 +218,11 @@ export class StandInAccount {
     return refund;
   }
 
-  /** Stripe's list of refunds, newest first, of one charge when `charge` is given (one page: the tests make few). */
+  /** Stripe's list of refunds, newest first, of one charge or PaymentIntent when named (one page: the tests make few). */
   listRefunds(query: Form): Stripe.ApiList<Stripe.Refund> {
     const charge = text(query, 'charge');
-    const data = [...this.refunds.values()].filter((r) => !charge || r.charge === charge).reverse();
+    const intent = text(query, 'payment_intent');
+    const data = [...this.refunds.values()].filter((r) => (!charge || r.charge === charge) && (!intent || r.payment_intent === intent)).reverse();
     return { object: 'list', data, has_more: false, url: '/v1/refunds' };
   }
 

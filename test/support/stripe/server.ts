@@ -32,10 +32,12 @@ export interface StripeStandIn {
   /** Every request received, in order. */
   readonly requests: SeenRequest[];
   /**
-   * The next `times` requests matching `path` are carried out, then their connection is cut before the answer:
+   * The next `times` POST requests matching `path` are carried out, then their connection is cut before the answer:
    * Stripe accepted them, the caller never learned it (a network failure or a crash mid-call).
    */
   cutAfterProcessing(path: RegExp, times?: number): void;
+  /** Stripe prunes idempotency keys after 24 hours: every key is forgotten, as if that much time had passed. */
+  expireIdempotencyKeys(): void;
   /** A webhook as Stripe sends it: the event's JSON and its `Stripe-Signature` header for that signing secret. */
   signedEvent(type: string, object: { id: string }, secret: string, account?: StandInAccount): { payload: string; signature: string; event: Stripe.Event };
   close(): Promise<void>;
@@ -136,7 +138,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const result = handle(request, Buffer.concat(chunks).toString('utf8'));
       const path = new URL(request.url ?? '/', 'http://stand-in').pathname;
       requests.push({ method: request.method ?? 'GET', path, idempotencyKey: result.idempotencyKey, replayed: result.replayed, status: result.status });
-      const cut = cuts.find((c) => c.times > 0 && c.path.test(path));
+      // Only a POST changes anything at Stripe: a read cut short has nothing to have accepted.
+      const cut = request.method === 'POST' && cuts.find((c) => c.times > 0 && c.path.test(path));
       if (cut) {
         cut.times -= 1;
         request.socket.destroy();
@@ -171,6 +174,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     },
     cutAfterProcessing(path, times = 1) {
       cuts.push({ path, times });
+    },
+    expireIdempotencyKeys() {
+      remembered.clear();
     },
     signedEvent(type, object, secret, account) {
       const event: Stripe.Event = {

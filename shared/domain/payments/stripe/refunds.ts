@@ -9,10 +9,13 @@ import { connectedStripe } from '../../payment-providers/connect';
 import { atStripe } from './errors';
 
 /**
- * Asks Stripe for a credit note's pending refund: one Refund of its amount on the PaymentIntent that paid the
- * original, under the idempotency key `refund:<credit note id>` (so asking again, after a crash or no answer, is
- * the same Refund), then settles the credit note as Stripe answers: `succeeded` or `failed` at once, `pending`
- * left to the check (pending-check.ts), which asks again. Stripe unreachable leaves it pending too.
+ * Asks Stripe for a credit note's pending refund: the Refund Stripe already holds for it (found by its metadata on
+ * the PaymentIntent), else one Refund of its amount on the PaymentIntent that paid the original, under the
+ * idempotency key `refund:<credit note id>`, then settles the credit note as Stripe answers: `succeeded` or `failed`
+ * at once, `pending` left to the check (pending-check.ts), which asks again. Looking first is what keeps a check
+ * made after Stripe's idempotency keys expire (24 h) from creating a second Refund, and lets it see a pending one
+ * end (a replayed create would answer its first `pending` for the key's lifetime). Stripe unreachable leaves it
+ * pending too.
  */
 export async function refundWithStripe(ctx: Ctx, noteId: string): Promise<'settled' | 'still_pending' | 'nothing'> {
   const note = await getItem<InvoiceItem>(invoiceKey(ctx, noteId), true);
@@ -21,7 +24,8 @@ export async function refundWithStripe(ctx: Ctx, noteId: string): Promise<'settl
   const { stripe } = await connectedStripe(ctx);
   let refund: Stripe.Refund;
   try {
-    refund = await atStripe(() =>
+    const existing = await atStripe(() => stripe.refunds.list({ payment_intent: pending.payment_intent, limit: 100 }));
+    refund = existing.data.find((r) => r.metadata?.credit_note_id === noteId && r.metadata.workspace_id === ctx.workspaceId) ?? await atStripe(() =>
       stripe.refunds.create(
         { payment_intent: pending.payment_intent, amount: pending.amount, metadata: { workspace_id: ctx.workspaceId, credit_note_id: noteId, invoice_id: note.original_invoice_id ?? '' } },
         { idempotencyKey: `refund:${noteId}` },
