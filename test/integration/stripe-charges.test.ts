@@ -121,13 +121,13 @@ describeWithStripeFixtures('charging invoices through Stripe (POST /v1/invoices/
     dieAfterStripeAccepted(invoice.id);
     expect((await charge(invoice.id, { 'idempotency-key': `pay-${invoice.id}` })).status).toBe(500);
     expect((await client.get(`/v1/invoices/${invoice.id}`)).body).toMatchObject({ status: 'to_pay', transactions: [] });
-    const replays = () => env.standIn.requests.filter((r) => r.path === '/v1/payment_intents' && r.replayed).length;
-    const before = replays();
+    const creates = () => env.standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents').length;
+    const before = creates();
     clock.setOffset(LOCK_TIMEOUT_MS + 1_000);
     const retry = await charge(invoice.id, { 'idempotency-key': `pay-${invoice.id}` });
     expect([retry.status, retry.body.status, retry.body.transactions.length]).toEqual([200, 'paid', 1]);
     expect(intentsOf(invoice.id)).toHaveLength(1);
-    expect(replays() - before).toBe(1); // Stripe answered the retry with the PaymentIntent it had made
+    expect(creates() - before).toBe(0); // the resumed attempt found the PaymentIntent it had made among the customer's
     logged.mockRestore();
   });
 
@@ -153,6 +153,18 @@ describeWithStripeFixtures('charging invoices through Stripe (POST /v1/invoices/
     expect((await client.get(`/v1/invoices/${invoice.id}`)).body).toMatchObject({ status: 'to_pay', transactions: [] });
     const retry = await charge(invoice.id); // at once: nothing is running
     expect([retry.status, retry.body.status, retry.body.transactions[0].provider_id]).toEqual([200, 'paid', intentsOf(invoice.id)[0]!.id]);
+    expect(intentsOf(invoice.id)).toHaveLength(1);
+  });
+
+  it('no answer, and the retry only after Stripe forgot the key (24 hours): the attempt\'s PaymentIntent is found, not made again', async () => {
+    const invoice = await invoiceFor('pm_card_visa');
+    env.standIn.cutAfterProcessing(/^\/v1\/payment_intents$/, 2); // the call and the SDK's own retry
+    expect((await charge(invoice.id)).status).toBe(503);
+    expect(intentsOf(invoice.id)).toHaveLength(1); // Stripe did charge
+    env.standIn.expireIdempotencyKeys();
+    const retry = await charge(invoice.id);
+    expect([retry.status, retry.body.status, retry.body.transactions[0].provider_id]).toEqual([200, 'paid', intentsOf(invoice.id)[0]!.id]);
+    expect(retry.body.transactions[0].provider_fee).toEqual(expect.any(Number));
     expect(intentsOf(invoice.id)).toHaveLength(1);
   });
 

@@ -140,14 +140,16 @@ describeWithStripeFixtures('Stripe\'s webhooks (POST /v1/payment-providers/strip
     s.env.standIn.cutAfterProcessing(/^\/v1\/payment_intents$/, 2); // Stripe made the PaymentIntent, we never heard
     expect((await s.client.post(`/v1/invoices/${invoice.id}/charge`)).status).toBe(503);
     const intent = [...s.keys.account.paymentIntents.values()].find((pi) => pi.metadata.invoice_id === invoice.id)!;
-    const succeeded = eventOf('payment_intent.succeeded', s.keys.account.settleProcessing(intent.id, 'succeeded'));
-    const early = await deliver(succeeded);
+    const processing = eventOf('payment_intent.processing', structuredClone(intent));
+    const early = await deliver(processing);
     expect([early.status, early.body.code]).toEqual([409, 'charge_in_progress']);
     expect((await invoiceNow(invoice.id)).transactions).toEqual([]);
-    // The same attempt again, under its key: Stripe replays its first answer (processing), now recorded as pending.
+    // The same attempt again: it finds the PaymentIntent it made (processing), now recorded as pending.
     const charged = await s.client.post(`/v1/invoices/${invoice.id}/charge`);
     expect([charged.body.status, charged.body.transactions[0].status]).toEqual(['to_pay', 'pending']);
-    expect((await deliver(succeeded)).body.outcome).toBe('settled'); // Stripe's redelivery
+    expect((await deliver(processing)).status).toBe(200); // Stripe's redelivery, now recorded
+    const succeeded = eventOf('payment_intent.succeeded', s.keys.account.settleProcessing(intent.id, 'succeeded'));
+    expect((await deliver(succeeded)).body.outcome).toBe('settled');
     expect(await invoiceNow(invoice.id)).toMatchObject({ status: 'paid', amount_paid: 12_000 });
     expect([...s.keys.account.paymentIntents.values()].filter((pi) => pi.metadata.invoice_id === invoice.id)).toHaveLength(1);
   });

@@ -51,6 +51,11 @@ export interface ChargeInput {
   offSession?: boolean;
   /** Shown beside the charge at the provider: the workspace, invoice and attempt. */
   metadata?: Record<string, string>;
+  /**
+   * The attempt was begun before (a crash, or no answer) and may have charged: a provider whose idempotency keys
+   * expire (Stripe's, after 24 hours) looks for that charge before making one.
+   */
+  resumed?: boolean;
 }
 
 export type ChargeResult =

@@ -218,6 +218,13 @@ export class StandInAccount {
     return refund;
   }
 
+  /** Stripe's list of PaymentIntents, newest first, of one customer when `customer` is given (one page: the tests make few). */
+  listPaymentIntents(query: Form): Stripe.ApiList<Stripe.PaymentIntent> {
+    const customer = text(query, 'customer');
+    const data = [...this.paymentIntents.values()].filter((i) => !customer || i.customer === customer).reverse();
+    return { object: 'list', data, has_more: false, url: '/v1/payment_intents' };
+  }
+
   /** Stripe's list of refunds, newest first, of one charge or PaymentIntent when named (one page: the tests make few). */
   listRefunds(query: Form): Stripe.ApiList<Stripe.Refund> {
     const charge = text(query, 'charge');

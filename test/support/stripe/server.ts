@@ -56,6 +56,7 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: /^\/v1\/setup_intents$/, run: (a, form) => a.createSetupIntent(form) },
   { method: 'GET', pattern: /^\/v1\/setup_intents\/([^/]+)$/, run: (a, _f, id) => a.setupIntent(id) },
   { method: 'POST', pattern: /^\/v1\/payment_intents$/, run: (a, form) => a.createPaymentIntent(form) },
+  { method: 'GET', pattern: /^\/v1\/payment_intents$/, run: (a, query) => a.listPaymentIntents(query) },
   { method: 'GET', pattern: /^\/v1\/payment_intents\/([^/]+)$/, run: (a, _f, id) => a.paymentIntent(id) },
   { method: 'POST', pattern: /^\/v1\/payment_intents\/([^/]+)\/confirm$/, run: (a, form, id) => a.confirmPaymentIntent(id, form) },
   { method: 'GET', pattern: /^\/v1\/disputes\/([^/]+)$/, run: (a, _f, id) => a.dispute(id) },

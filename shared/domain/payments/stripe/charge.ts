@@ -52,6 +52,8 @@ export async function chargeWithStripe(input: ChargeInput): Promise<ChargeResult
     off_session: input.offSession ?? true, metadata: { workspace_id: ctx.workspaceId, ...input.metadata }, expand: ['latest_charge.balance_transaction'],
   };
   try {
+    const earlier = input.resumed ? await attemptIntent(stripe, customer, input.metadata?.attempt_id) : undefined;
+    if (earlier) return outcomeOf(earlier);
     return outcomeOf(await atStripe(() => stripe.paymentIntents.create(params, { idempotencyKey: `charge:${input.idempotencyKey}` })));
   } catch (error) {
     if (error instanceof Stripe.errors.StripeCardError && error.payment_intent) return outcomeOf(error.payment_intent);
@@ -71,4 +73,16 @@ export async function chargeWithStripe(input: ChargeInput): Promise<ChargeResult
     if (error instanceof ServiceUnavailable) throw new ChargeOutcomeUnknown(error.message);
     throw error;
   }
+}
+
+/**
+ * The PaymentIntent a resumed attempt already made, found by its `attempt_id` metadata among the customer's: what
+ * keeps a retry made after Stripe forgot the attempt's idempotency key (24 hours) from charging a second time.
+ * Retrieved again for its fee (a list does not expand that deep).
+ */
+async function attemptIntent(stripe: Stripe, customer: string, attemptId: string | undefined): Promise<Stripe.PaymentIntent | undefined> {
+  if (!attemptId) return undefined;
+  const intents = await atStripe(() => stripe.paymentIntents.list({ customer, limit: 100 }));
+  const made = intents.data.find((intent) => intent.metadata?.attempt_id === attemptId);
+  return made && atStripe(() => stripe.paymentIntents.retrieve(made.id, { expand: ['latest_charge.balance_transaction'] }));
 }
