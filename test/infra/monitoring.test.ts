@@ -141,7 +141,9 @@ describe('alarms', () => {
     const routeFunctions = [...functionNames].filter(([, name]) => routes.some((route) => route.id === name)).map(([id]) => id);
     const workerFunctions = [...functionNames.keys()].filter((id) => !routeFunctions.includes(id));
     expect(lambdaAlarmFunctions(template)).toEqual(expect.arrayContaining(routeFunctions));
-    for (const off of [synth(() => ({ routeFunctionAlarms: false })), synth(undefined, { routeFunctionAlarms: 'false' })]) {
+    // As a property without synthWithShared's stack for shared resources (none needed: an empty stack is a warning).
+    const asProperty = flattenTemplates(stackTemplates(new BillingStack(new App({ context: baseContext }), 'Test', { routeFunctionAlarms: false })));
+    for (const off of [asProperty, synth(undefined, { routeFunctionAlarms: 'false' })]) {
       const watched = lambdaAlarmFunctions(off);
       expect(watched.filter((id) => routeFunctions.includes(id))).toEqual([]);
       expect([...new Set(watched)].sort()).toEqual(workerFunctions.sort());
