@@ -84,5 +84,9 @@ async function attemptIntent(stripe: Stripe, customer: string, attemptId: string
   if (!attemptId) return undefined;
   const intents = await atStripe(() => stripe.paymentIntents.list({ customer, limit: 100 }));
   const made = intents.data.find((intent) => intent.metadata?.attempt_id === attemptId);
-  return made && atStripe(() => stripe.paymentIntents.retrieve(made.id, { expand: ['latest_charge.balance_transaction'] }));
+  return made && retrieveIntent(stripe, made.id);
 }
+
+/** The PaymentIntent as Stripe holds it now, with its charge's balance transaction (the fee). */
+export const retrieveIntent = (stripe: Stripe, intentId: string): Promise<Stripe.PaymentIntent> =>
+  atStripe(() => stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge.balance_transaction'] }));

@@ -7,13 +7,11 @@ import { invoiceKey, type InvoiceItem } from '../../invoices/invoice';
 import { pendingCheckDelete, pendingCheckPut, NEXT_CHECK_MS } from '../../invoices/pending-check';
 import { settlePendingCharge, type AppliedEvent, type PendingOutcome } from '../../invoices/settle-pending';
 import { connectedStripe } from '../../payment-providers/connect';
-import { outcomeOf } from './charge';
-import { atStripe } from './errors';
+import { outcomeOf, retrieveIntent } from './charge';
 import { refundWithStripe } from './refunds';
 
-/** The PaymentIntent as Stripe holds it now, with its charge's balance transaction (the fee). */
-const currentOutcome = (stripe: Stripe, intentId: string) => async () =>
-  outcomeOf(await atStripe(() => stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge.balance_transaction'] })));
+/** What the PaymentIntent, as Stripe holds it now, means for the invoice. */
+const currentOutcome = (stripe: Stripe, intentId: string) => async () => outcomeOf(await retrieveIntent(stripe, intentId));
 
 /**
  * A PaymentIntent event of the workspace's Stripe: the invoice its metadata names is settled from the PaymentIntent
