@@ -1,7 +1,7 @@
-import { cpSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildOptions } from 'esbuild';
+import { buildSync, type BuildOptions, type Metafile } from 'esbuild';
 
 /**
  * An ESM bundle that includes the AWS SDK still contains CommonJS code calling `require`,
@@ -11,6 +11,14 @@ export const createRequireBanner = "import { createRequire } from 'module'; cons
 
 /** pdfkit's font-file reading, never used (the built-in fonts, or ready-made font objects for Factur-X): a stub. */
 const fontkitStub = fileURLToPath(new URL('./stubs/fontkit.mjs', import.meta.url));
+
+/**
+ * Packages the code imports only on first use (`await import('stripe')`, shared/domain/payments/stripe/client.ts),
+ * kept out of the functions' bundles: node parses a whole bundle at a cold start, lazy parts included, so a route
+ * that may charge but mostly does not would pay for the SDK at every start. Each is bundled once as a module of its
+ * own (`buildLazyPackages`) and copied beside each function whose code imports it (`copyLazyPackages`).
+ */
+export const lazyPackages = ['stripe'] as const;
 
 /**
  * How every Lambda is bundled: the stack's one build of all functions (lib/function-bundles.ts) and the benchmark's
@@ -27,8 +35,8 @@ export const lambdaEsbuildOptions = {
   // Prefer the SDK's ESM builds so esbuild can tree-shake them.
   mainFields: ['module', 'main'],
   banner: { js: createRequireBanner },
-  // Nothing external: the bundled, tree-shaken SDK loads faster than the runtime's full copy.
-  external: [],
+  // Nothing else external: the bundled, tree-shaken AWS SDK loads faster than the runtime's full copy.
+  external: [...lazyPackages],
   alias: { fontkit: fontkitStub },
 } satisfies BuildOptions;
 
@@ -47,4 +55,38 @@ export const bundleAssets = [
 /** Copies `bundleAssets` from the project into a bundle's folder. */
 export function copyBundleAssets(projectRoot: string, outdir: string): void {
   for (const asset of bundleAssets) cpSync(join(projectRoot, asset.from), join(outdir, asset.to), { recursive: true });
+}
+
+/**
+ * Bundles each lazy package alone, with the functions' options, into `outRoot/<package>/` as a package node resolves
+ * by its bare name (a package.json naming index.mjs). Returns the files read (relative to `projectRoot`).
+ */
+export function buildLazyPackages(projectRoot: string, outRoot: string): string[] {
+  const inputs: string[] = [];
+  for (const name of lazyPackages) {
+    const outdir = join(outRoot, name);
+    mkdirSync(outdir, { recursive: true });
+    const { metafile } = buildSync({
+      ...lambdaEsbuildOptions,
+      external: [],
+      stdin: { contents: `export { default } from '${name}';`, resolveDir: projectRoot, loader: 'js' },
+      outfile: join(outdir, 'index.mjs'),
+      absWorkingDir: projectRoot,
+      metafile: true,
+      write: true,
+      logLevel: 'warning',
+    });
+    writeFileSync(join(outdir, 'package.json'), JSON.stringify({ name, type: 'module', exports: './index.mjs' }));
+    inputs.push(...Object.keys(metafile.inputs).filter((input) => !input.includes(':')));
+  }
+  return inputs;
+}
+
+/** The lazy packages one bundle's code imports, from its build's metafile. */
+export const lazyPackagesOf = (output: Metafile['outputs'][string] | undefined): string[] =>
+  (output?.imports ?? []).filter((imported) => imported.external && (lazyPackages as readonly string[]).includes(imported.path)).map((imported) => imported.path);
+
+/** Copies the lazy packages a bundle imports (built by `buildLazyPackages` into `builtRoot`) to `outdir/node_modules/`. */
+export function copyLazyPackages(builtRoot: string, outdir: string, names: readonly string[]): void {
+  for (const name of names) cpSync(join(builtRoot, name), join(outdir, 'node_modules', name), { recursive: true });
 }

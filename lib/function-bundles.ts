@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { AssetHashType, DockerImage, Stack } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { buildSync, version as esbuildVersion } from 'esbuild';
 import type { IConstruct } from 'constructs';
-import { bundleAssets, copyBundleAssets, lambdaEsbuildOptions } from './bundling';
+import { buildLazyPackages, bundleAssets, copyBundleAssets, copyLazyPackages, lambdaEsbuildOptions, lazyPackagesOf } from './bundling';
 
 /** Where built bundle sets are kept between syntheses; `BILLING_BUNDLE_CACHE` moves it (the benchmark's cold run). */
 export const bundleCacheRoot = (projectRoot: string): string => process.env.BILLING_BUNDLE_CACHE ?? join(projectRoot, 'node_modules', '.cache', 'lambda-bundles');
@@ -13,6 +13,8 @@ export const bundleCacheRoot = (projectRoot: string): string => process.env.BILL
 /** Bundle sets kept in the cache: the current one and a few before it (switching branches back and forth). */
 const keptSets = 3;
 const manifestFile = 'inputs.json';
+/** Where a set keeps the lazy packages it copies into the folders that import them (not itself a function). */
+const lazyPackagesFolder = '_lazy-packages';
 /** A half-built set older than this was left by a killed run (a younger one may be another synth's, in progress). */
 const abandonedAfterMs = 15 * 60_000;
 
@@ -85,15 +87,27 @@ export function bundleEntries({ projectRoot, entries, cacheRoot }: { projectRoot
     write: true,
     logLevel: 'warning',
   });
-  for (const name of names.values()) copyBundleAssets(projectRoot, join(building, name));
+  // Output paths in the metafile are relative to absWorkingDir: keyed here by folder name.
+  const outputOf = new Map(Object.entries(metafile.outputs).map(([file, output]) => [relative(building, join(projectRoot, file)), output]));
+  const lazyOf = (name: string) => lazyPackagesOf(outputOf.get(join(name, 'index.mjs')));
+  const lazyRoot = join(building, lazyPackagesFolder);
+  const lazyInputs = buildLazyPackages(projectRoot, lazyRoot);
+  for (const name of names.values()) {
+    copyBundleAssets(projectRoot, join(building, name));
+    copyLazyPackages(lazyRoot, join(building, name), lazyOf(name));
+  }
   // Metafile inputs are relative to absWorkingDir; those in a namespace (`<define:…>`) are no files.
   const assets = assetFiles(projectRoot);
-  const files = [...Object.keys(metafile.inputs).filter((input) => !input.includes(':')), ...assets].sort();
+  const files = [...new Set([...Object.keys(metafile.inputs).filter((input) => !input.includes(':')), ...lazyInputs, ...assets])].sort();
   // A file saved while esbuild ran may differ from what it read: then this set is used once and never again.
   const changedMeanwhile = files.some((file) => existsSync(join(projectRoot, file)) && statSync(join(projectRoot, file)).mtimeMs > startedAt);
-  // A bundle's folder is its index.mjs and the assets (the same in every folder).
+  // A bundle's folder is its index.mjs, the assets (the same in every folder) and the lazy packages it imports.
   const assetsHash = hashFiles(projectRoot, assets);
-  const hashes = Object.fromEntries(sorted.map((entry) => [entry, sha256(`${sha256(readFileSync(join(building, names.get(entry)!, 'index.mjs')))}\n${assetsHash}`)]));
+  const lazyHash = (name: string) => lazyOf(name).map((lazy) => `${lazy}:${sha256(readFileSync(join(lazyRoot, lazy, 'index.mjs')))}`).join(',');
+  const hashes = Object.fromEntries(sorted.map((entry) => {
+    const name = names.get(entry)!;
+    return [entry, sha256(`${sha256(readFileSync(join(building, name, 'index.mjs')))}\n${assetsHash}\n${lazyHash(name)}`)];
+  }));
   writeFileSync(join(building, manifestFile), JSON.stringify({ files, hash: changedMeanwhile ? 'changed while building' : hashFiles(projectRoot, files), bundles: hashes }));
   rmSync(dir, { recursive: true, force: true });
   renameSync(building, dir);

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { copyBundleAssets, lambdaEsbuildOptions } from '../../lib/bundling';
+import { buildLazyPackages, copyBundleAssets, copyLazyPackages, lambdaEsbuildOptions, lazyPackagesOf } from '../../lib/bundling';
 import { median } from './stats';
 
 export interface BundleTarget {
@@ -15,17 +15,27 @@ export interface BundleTarget {
 export interface BundleResult extends BundleTarget {
   file: string;
   bytes: number;
+  /** The lazy packages beside it (lib/bundling.ts), read only on their first use: not part of its import. */
+  lazyPackages: string[];
+  lazyBytes: number;
   /** One import time per fresh process, in ms. */
   importMs: number[];
   medianImportMs: number;
 }
 
-/** Bundles one entry with the stack's options (lib/bundling.ts) into `outRoot/<name>/index.mjs`, its assets beside it, as each function's folder is. */
-async function bundle(target: BundleTarget, projectRoot: string, outRoot: string): Promise<string> {
+/**
+ * Bundles one entry with the stack's options (lib/bundling.ts) into `outRoot/<name>/index.mjs`, its assets and the
+ * lazy packages it imports beside it, as each function's folder is.
+ */
+async function bundle(target: BundleTarget, projectRoot: string, outRoot: string, lazyRoot: string): Promise<{ file: string; lazyPackages: string[] }> {
   const outdir = join(outRoot, target.name);
-  await build({ ...lambdaEsbuildOptions, entryPoints: [{ in: join(projectRoot, target.entry), out: 'index' }], outdir, write: true, logLevel: 'warning' });
+  const { metafile } = await build({
+    ...lambdaEsbuildOptions, entryPoints: [{ in: join(projectRoot, target.entry), out: 'index' }], outdir, metafile: true, write: true, logLevel: 'warning',
+  });
+  const lazyPackages = lazyPackagesOf(Object.values(metafile.outputs)[0]);
   copyBundleAssets(projectRoot, outdir);
-  return join(outdir, 'index.mjs');
+  copyLazyPackages(lazyRoot, outdir, lazyPackages);
+  return { file: join(outdir, 'index.mjs'), lazyPackages };
 }
 
 /**
@@ -64,9 +74,13 @@ function importOnce(file: string): number {
  */
 export async function measureBundles(targets: BundleTarget[], options: { projectRoot: string; outRoot: string; runs: number }): Promise<BundleResult[]> {
   const results: BundleResult[] = [];
+  const lazyRoot = join(options.outRoot, '_lazy-packages');
+  buildLazyPackages(options.projectRoot, lazyRoot);
+  const lazySize = (name: string) => statSync(join(lazyRoot, name, 'index.mjs')).size;
   for (const target of targets) {
-    const file = await bundle(target, options.projectRoot, options.outRoot);
-    results.push({ ...target, file, bytes: statSync(file).size, importMs: [], medianImportMs: 0 });
+    const { file, lazyPackages } = await bundle(target, options.projectRoot, options.outRoot, lazyRoot);
+    const lazyBytes = lazyPackages.reduce((sum, name) => sum + lazySize(name), 0);
+    results.push({ ...target, file, bytes: statSync(file).size, lazyPackages, lazyBytes, importMs: [], medianImportMs: 0 });
   }
   for (const result of results) importOnce(result.file);
   for (let round = 0; round < options.runs; round++) {

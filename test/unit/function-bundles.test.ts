@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,6 +32,7 @@ beforeAll(() => {
   writeFileSync(join(sources, 'dep.ts'), "export const word = 'first';\n");
   writeFileSync(join(sources, 'a.ts'), `import { translator } from ${catalogModule};\nimport { word } from './dep';\nexport const handler = async () => translator('de')('doc.amount_due') + ' ' + word;\n`);
   writeFileSync(join(sources, 'b.ts'), "import { word } from './dep';\nexport const handler = async () => word.toUpperCase();\n");
+  writeFileSync(join(sources, 'charges.ts'), "export const handler = async () => { const { default: Stripe } = await import('stripe'); return typeof new Stripe('sk_test_1').paymentIntents.create; };\n");
 });
 afterAll(() => {
   for (const dir of [sources, cacheRoot, outdir]) rmSync(dir, { recursive: true, force: true });
@@ -51,6 +52,17 @@ describe('bundleEntries: every entry in one build, cached by content', () => {
     expect(readdirSync(a!).sort()).toEqual(['generated', 'index.mjs', 'messages']);
     expect(runHandler(a!)).toBe(`${catalog('de')['doc.amount_due']} first`);
     expect(runHandler(b!)).toBe('FIRST');
+  });
+
+  test('a lazily imported package (the Stripe SDK) is its own module beside the functions that import it, and only those', () => {
+    const lazyEntries = ['b.ts', 'charges.ts'].map((file) => relative(projectRoot, join(sources, file)));
+    const { bundles } = bundleEntries({ projectRoot, entries: lazyEntries, cacheRoot });
+    const [plain, charges] = lazyEntries.map((entry) => bundles.get(entry)!.folder);
+    expect(readdirSync(plain!)).not.toContain('node_modules');
+    expect(readdirSync(join(charges!, 'node_modules'))).toEqual(['stripe']);
+    // The folder lies outside the project (a temporary cache): the SDK can only come from its own copy.
+    expect(runHandler(charges!)).toBe('function');
+    expect(readFileSync(join(charges!, 'index.mjs'), 'utf8')).not.toContain('api.stripe.com');
   });
 
   test('unchanged inputs: the cached set, not a new build; a changed input: built again', () => {

@@ -36,7 +36,7 @@ export async function connectStripe(ctx: Ctx, input: StripeConnectionInput): Pro
       `This workspace is in ${modeName(workspaceLivemode())} mode (its API keys are sk_${workspaceLivemode() ? 'live' : 'test'}_…): connect Stripe with its ${modeName(workspaceLivemode())} keys, not ${modeName(livemode)} ones.`,
     );
   }
-  const account = await atStripe(() => stripeClient(input.secret_key).accounts.retrieveCurrent());
+  const account = await atStripe(async () => (await stripeClient(input.secret_key)).accounts.retrieveCurrent());
   const previous = await getItem<ProviderConnectionItem>(connectionKey(ctx, 'stripe'), true);
   const [secretKey, webhookSecret] = await Promise.all([
     sealSecret(ctx.workspaceId, input.secret_key),
@@ -68,5 +68,5 @@ export async function connectedStripe(ctx: Ctx): Promise<{ connection: ProviderC
   if (!connection) {
     throw new RuleViolation('payment_provider_not_connected', 'This workspace is not connected to Stripe: connect it with PUT /v1/payment-providers/stripe first.');
   }
-  return { connection, stripe: stripeClient(await openSecret(ctx.workspaceId, connection.secret_key)) };
+  return { connection, stripe: await stripeClient(await openSecret(ctx.workspaceId, connection.secret_key)) };
 }

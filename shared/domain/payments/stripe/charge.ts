@@ -1,10 +1,10 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { ServiceUnavailable } from '../../../errors';
 import { connectedStripe } from '../../payment-providers/connect';
 import { ChargeOutcomeUnknown } from '../errors';
 import type { ChargeInput, ChargeResult } from '../provider';
 import { stripeCustomerOf } from './customers';
-import { atStripe } from './errors';
+import { atStripe, isStripeError } from './errors';
 
 /** Stripe's fee for the charge, from its balance transaction (expanded with the PaymentIntent). */
 function feeOf(intent: Stripe.PaymentIntent): number | null {
@@ -56,16 +56,16 @@ export async function chargeWithStripe(input: ChargeInput): Promise<ChargeResult
     if (earlier) return outcomeOf(earlier);
     return outcomeOf(await atStripe(() => stripe.paymentIntents.create(params, { idempotencyKey: `charge:${input.idempotencyKey}` })));
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeCardError && error.payment_intent) return outcomeOf(error.payment_intent);
-    if (error instanceof Stripe.errors.StripeCardError) {
+    if (isStripeError(error, 'StripeCardError') && error.payment_intent) return outcomeOf(error.payment_intent);
+    if (isStripeError(error, 'StripeCardError')) {
       return { status: 'failed', providerId: '', errorType: error.decline_code ?? error.code ?? 'card_declined', message: error.message };
     }
-    if (error instanceof Stripe.errors.StripeInvalidRequestError && !(error instanceof Stripe.errors.StripeIdempotencyError)) {
+    if (isStripeError(error, 'StripeInvalidRequestError')) {
       // Stripe refuses this charge as asked (an amount under its minimum, a method detached meanwhile): a failed
       // attempt, as a decline is, so the invoice and its collection move on instead of erring.
       return { status: 'failed', providerId: error.payment_intent?.id ?? '', errorType: error.code ?? 'invalid_request', message: error.message };
     }
-    if (error instanceof Stripe.errors.StripeIdempotencyError) {
+    if (isStripeError(error, 'StripeIdempotencyError')) {
       // The key was used for another amount: not this attempt's charge. Nothing is charged by this call.
       throw new ChargeOutcomeUnknown(`Stripe holds another request under this attempt's key (${error.message}).`);
     }

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 
 /**
  * Where the SDK sends its requests: `STRIPE_API_URL` (a Stripe stand-in in tests, a local Stripe emulator), else
@@ -27,10 +27,20 @@ const NETWORK_RETRIES = 1;
 
 const clients = new Map<string, Stripe>();
 
+let sdk: Promise<typeof Stripe> | undefined;
+
+/**
+ * The SDK, imported on the first call to Stripe, never at a function's start: most requests of a route that may
+ * charge never do (the workspace uses the sandbox, the invoice is paid), and a cold start then reads none of it. The
+ * stack ships it as a module of its own beside the functions that use it (lib/bundling.ts, `lazyPackages`).
+ */
+const stripeSdk = () => (sdk ??= import('stripe').then((module) => module.default));
+
 /** The SDK client of one secret key, built once per Lambda instance (built lazily: no network at import). */
-export function stripeClient(secretKey: string): Stripe {
+export async function stripeClient(secretKey: string): Promise<Stripe> {
   let client = clients.get(secretKey);
   if (!client) {
+    const Stripe = await stripeSdk();
     client = new Stripe(secretKey, { ...stripeApiLocation(), timeout: TIMEOUT_MS, maxNetworkRetries: NETWORK_RETRIES, typescript: true, appInfo: { name: 'billing-api' } });
     clients.set(secretKey, client);
   }

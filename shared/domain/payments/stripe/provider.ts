@@ -1,10 +1,10 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { connectedStripe } from '../../payment-providers/connect';
 import { paymentMethodInvalid } from '../errors';
 import type { AttachedMethod, PaymentProvider } from '../provider';
 import { chargeWithStripe } from './charge';
 import { stripeCustomerOf } from './customers';
-import { atStripe } from './errors';
+import { atStripe, isStripeError } from './errors';
 
 /** Stripe's PaymentMethod as a saved method: a card (brand, last 4, expiry) or a SEPA Direct Debit (bank, last 4). */
 export function savedMethod(method: Stripe.PaymentMethod, accountId: string): AttachedMethod {
@@ -34,7 +34,7 @@ export const stripeProvider: PaymentProvider = {
       return savedMethod(await atStripe(() => stripe.paymentMethods.attach(token, { customer })), connection.account_id);
     } catch (error) {
       // Stripe refuses the method (unknown, used elsewhere, declined when checked): the caller's token is wrong.
-      if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError) {
+      if (isStripeError(error, 'StripeInvalidRequestError', 'StripeCardError')) {
         throw paymentMethodInvalid(`Stripe refused the payment method: ${error.message}`);
       }
       throw error;

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Ctx } from '../../../context';
 import { outsideEffect } from '../../../db/effect-claim';
 import { getItem } from '../../../db/items';
@@ -6,7 +6,7 @@ import { invoiceKey, type InvoiceItem } from '../../invoices/invoice';
 import { settlePendingRefund, type RefundOutcome } from '../../invoices/refund-settle';
 import type { AppliedEvent } from '../../invoices/settle-pending';
 import { connectedStripe } from '../../payment-providers/connect';
-import { atStripe } from './errors';
+import { atStripe, isStripeError } from './errors';
 
 /**
  * Asks Stripe for a credit note's pending refund: the Refund Stripe already holds for it (found by its metadata on
@@ -33,7 +33,7 @@ export async function refundWithStripe(ctx: Ctx, noteId: string): Promise<'settl
     );
   } catch (error) {
     // Stripe refuses this refund as asked (more than the payment has left, a payment disputed): it will not succeed.
-    if (!(error instanceof Stripe.errors.StripeInvalidRequestError) || error instanceof Stripe.errors.StripeIdempotencyError) throw error;
+    if (!isStripeError(error, 'StripeInvalidRequestError')) throw error;
     return settlePendingRefund(ctx, noteId, { status: 'failed', providerId: null, errorType: error.code ?? 'invalid_request', message: error.message });
   }
   const outcome = outcomeOf(refund);

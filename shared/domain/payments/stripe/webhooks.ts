@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Ctx } from '../../../context';
 import { getItem } from '../../../db/items';
 import { entityKey } from '../../../db/keys';
@@ -8,6 +8,7 @@ import { connectionKey, type ProviderConnectionItem } from '../../payment-provid
 import { openSecret } from '../../payment-providers/secret-box';
 import { stripeClient } from './client';
 import { applyDispute } from './disputes';
+import { isStripeError } from './errors';
 import { applyPaymentIntent } from './intents';
 import { applyPaymentMethod } from './method-events';
 import { applyChargeRefunded } from './refunds';
@@ -53,12 +54,12 @@ export async function receiveStripeEvent(ctx: Ctx, payload: string, signature: s
   const connection = await getItem<ProviderConnectionItem>(connectionKey(ctx, 'stripe'), true);
   if (!connection?.webhook_secret || !signature) throw refused();
   const [secret, secretKey] = await Promise.all([openSecret(ctx.workspaceId, connection.webhook_secret), openSecret(ctx.workspaceId, connection.secret_key)]);
-  const stripe = stripeClient(secretKey);
+  const stripe = await stripeClient(secretKey);
   let event: Stripe.Event;
   try {
     event = stripe.webhooks.constructEvent(payload, signature, secret, WEBHOOK_TOLERANCE_S);
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeSignatureVerificationError || error instanceof SyntaxError) throw refused();
+    if (isStripeError(error, 'StripeSignatureVerificationError') || error instanceof SyntaxError) throw refused();
     throw error;
   }
   const receipt = { received: true as const, id: event.id, type: event.type };
