@@ -1,6 +1,8 @@
 import { jest } from '@jest/globals';
+import Stripe from 'stripe';
 import { setAfterSendHook } from '../../shared/db/client';
 import { CHARGE_LOCK_MS } from '../../shared/domain/invoices/payments';
+import { stripeApiLocation } from '../../shared/domain/payments/stripe/client';
 import { LOCK_TIMEOUT_MS } from '../../shared/http/idempotency';
 import type { Client } from '../support/api';
 import { movableClock } from '../support/clock';
@@ -167,6 +169,21 @@ describeWithStripeFixtures('charging invoices through Stripe (POST /v1/invoices/
     expect(retry.body.transactions[0].provider_fee).toEqual(expect.any(Number));
     expect(intentsOf(invoice.id)).toHaveLength(1);
   });
+
+  it('the same, with the customer charged 150 more times at Stripe meanwhile: the search goes through every page and finds it', async () => {
+    const invoice = await invoiceFor('pm_card_visa');
+    env.standIn.cutAfterProcessing(/^\/v1\/payment_intents$/, 2);
+    expect((await charge(invoice.id)).status).toBe(503);
+    const [made] = intentsOf(invoice.id);
+    const stripe = new Stripe(keys.secretKey, stripeApiLocation(env.standIn.url));
+    for (let i = 0; i < 150; i++) {
+      await stripe.paymentIntents.create({ amount: 100, currency: 'eur', customer: made!.customer as string, payment_method: made!.payment_method as string, confirm: true, off_session: true });
+    }
+    env.standIn.expireIdempotencyKeys();
+    const retry = await charge(invoice.id);
+    expect([retry.status, retry.body.status, retry.body.transactions[0].provider_id]).toEqual([200, 'paid', made!.id]);
+    expect(intentsOf(invoice.id)).toHaveLength(1);
+  }, 60_000);
 
   it('a workspace that disconnected Stripe: 422 payment_provider_not_connected, nothing charged, chargeable again once connected', async () => {
     const other = await env.connectedClient();

@@ -55,10 +55,10 @@ async function claim(ctx: Ctx, id: string, given: string | undefined, providerKe
     // attempt again, under its id and provider key, so the provider answers with what it did instead of charging anew.
     const previous = invoice.charge_attempt;
     const attempt = previous
-      ? { id: previous.id, started_at, ...(previous.provider_key && { provider_key: previous.provider_key }) }
+      ? { id: previous.id, started_at, first_started_at: previous.first_started_at ?? previous.started_at, ...(previous.provider_key && { provider_key: previous.provider_key }) }
       : { id: newId('tra'), started_at, ...(providerKey && { provider_key: providerKey }) };
     const claimed = await putIfUnchanged({ ...invoice, payment_method_id: method.id, charge_attempt: attempt }, invoice._version);
-    return { invoice: claimed, method, attempt, resumed: previous !== undefined };
+    return { invoice: claimed, method, attempt, resumedFrom: previous && (previous.first_started_at ?? previous.started_at) };
   });
 }
 
@@ -97,13 +97,13 @@ async function finish(ctx: Ctx, id: string, attemptId: string, method: PaymentMe
  */
 export async function chargeInvoice(ctx: Ctx, id: string, paymentMethodId?: string, collection?: CollectionCharge, onSession = false): Promise<Invoice> {
   const providerKey = collection?.providerKey ?? effectKey();
-  const { invoice, method, attempt, resumed } = await outsideEffect(() => claim(ctx, id, paymentMethodId, providerKey, collection));
+  const { invoice, method, attempt, resumedFrom } = await outsideEffect(() => claim(ctx, id, paymentMethodId, providerKey, collection));
   let result: ChargeResult;
   try {
     result = await paymentProvider(method.provider).charge({
       reference: method.provider_reference, amount: invoice.amount_due, currency: invoice.currency, idempotencyKey: attempt.provider_key ?? attempt.id,
       owner: { ctx, customerId: invoice.customer_id }, accountId: method.provider_account_id, offSession: !onSession,
-      metadata: { invoice_id: invoice.id, attempt_id: attempt.id }, resumed,
+      metadata: { invoice_id: invoice.id, attempt_id: attempt.id }, resumedFrom,
     });
   } catch (error) {
     // No answer: the attempt stays, marked, so that the next charge asks the provider again under the same key.

@@ -204,7 +204,7 @@ export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url' | 'collection_
   /** Set while a charge is at the payment provider: no other payment may start (see charge.ts). */
   /** `provider_key`: the provider's idempotency key when derived from the request's Idempotency-Key (charge.ts). */
   /** `outcome_unknown`: the provider never answered; the next charge is this attempt again, under its key. */
-  charge_attempt?: { id: string; started_at: string; provider_key?: string; outcome_unknown?: boolean };
+  charge_attempt?: { id: string; started_at: string; first_started_at?: string; provider_key?: string; outcome_unknown?: boolean };
   /**
    * A charge the provider has not settled (its transaction is `pending`): no other charge starts until the provider
    * says (docs/payments.md). `collection_attempt`: the automatic collection's attempt that made it, whose outcome

@@ -52,10 +52,10 @@ export interface ChargeInput {
   /** Shown beside the charge at the provider: the workspace, invoice and attempt. */
   metadata?: Record<string, string>;
   /**
-   * The attempt was begun before (a crash, or no answer) and may have charged: a provider whose idempotency keys
-   * expire (Stripe's, after 24 hours) looks for that charge before making one.
+   * When the attempt was first begun, if it was begun before (a crash, or no answer) and may have charged: a provider
+   * whose idempotency keys expire (Stripe's, after 24 hours) looks for that charge, made since then, before making one.
    */
-  resumed?: boolean;
+  resumedFrom?: string;
 }
 
 export type ChargeResult =

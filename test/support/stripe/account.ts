@@ -218,11 +218,19 @@ export class StandInAccount {
     return refund;
   }
 
-  /** Stripe's list of PaymentIntents, newest first, of one customer when `customer` is given (one page: the tests make few). */
+  /**
+   * Stripe's list of PaymentIntents, newest first, of one customer when `customer` is given, made at or after
+   * `created[gte]` when given, a page of `limit` (default 10) after `starting_after`, with `has_more`.
+   */
   listPaymentIntents(query: Form): Stripe.ApiList<Stripe.PaymentIntent> {
     const customer = text(query, 'customer');
-    const data = [...this.paymentIntents.values()].filter((i) => !customer || i.customer === customer).reverse();
-    return { object: 'list', data, has_more: false, url: '/v1/payment_intents' };
+    const gte = text(query, 'created[gte]'); // a GET's query keys come as written
+    const since = gte === undefined ? -Infinity : Number(gte);
+    const all = [...this.paymentIntents.values()].filter((i) => (!customer || i.customer === customer) && i.created >= since).reverse();
+    const after = text(query, 'starting_after');
+    const start = after ? all.findIndex((i) => i.id === after) + 1 : 0;
+    const limit = Number(text(query, 'limit') ?? 10);
+    return { object: 'list', data: all.slice(start, start + limit), has_more: start + limit < all.length, url: '/v1/payment_intents' };
   }
 
   /** Stripe's list of refunds, newest first, of one charge or PaymentIntent when named (one page: the tests make few). */

@@ -52,7 +52,7 @@ export async function chargeWithStripe(input: ChargeInput): Promise<ChargeResult
     off_session: input.offSession ?? true, metadata: { workspace_id: ctx.workspaceId, ...input.metadata }, expand: ['latest_charge.balance_transaction'],
   };
   try {
-    const earlier = input.resumed ? await attemptIntent(stripe, customer, input.metadata?.attempt_id) : undefined;
+    const earlier = input.resumedFrom ? await attemptIntent(stripe, customer, input.metadata?.attempt_id, input.resumedFrom) : undefined;
     if (earlier) return outcomeOf(earlier);
     return outcomeOf(await atStripe(() => stripe.paymentIntents.create(params, { idempotencyKey: `charge:${input.idempotencyKey}` })));
   } catch (error) {
@@ -80,12 +80,21 @@ export async function chargeWithStripe(input: ChargeInput): Promise<ChargeResult
  * keeps a retry made after Stripe forgot the attempt's idempotency key (24 hours) from charging a second time.
  * Retrieved again for its fee (a list does not expand that deep).
  */
-async function attemptIntent(stripe: Stripe, customer: string, attemptId: string | undefined): Promise<Stripe.PaymentIntent | undefined> {
+async function attemptIntent(stripe: Stripe, customer: string, attemptId: string | undefined, since: string): Promise<Stripe.PaymentIntent | undefined> {
   if (!attemptId) return undefined;
-  const intents = await atStripe(() => stripe.paymentIntents.list({ customer, limit: 100 }));
-  const made = intents.data.find((intent) => intent.metadata?.attempt_id === attemptId);
+  const created = { gte: Math.floor(Date.parse(since) / 1000) - CLOCK_SKEW_S };
+  const made = await atStripe(async () => {
+    // Every page (the SDK's auto-pagination) of what the customer was charged since: however many, never a guess.
+    for await (const intent of stripe.paymentIntents.list({ customer, created, limit: 100 })) {
+      if (intent.metadata?.attempt_id === attemptId) return intent;
+    }
+    return undefined;
+  });
   return made && retrieveIntent(stripe, made.id);
 }
+
+/** Our clock and Stripe's may differ by this much: the search for an attempt's PaymentIntent starts that much earlier. */
+const CLOCK_SKEW_S = 300;
 
 /** The PaymentIntent as Stripe holds it now, with its charge's balance transaction (the fee). */
 export const retrieveIntent = (stripe: Stripe, intentId: string): Promise<Stripe.PaymentIntent> =>
