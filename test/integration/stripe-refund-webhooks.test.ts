@@ -64,6 +64,17 @@ describeWithStripeFixtures('Stripe\'s charge.refunded webhook: a credit note\'s 
     expect([failed.status, failed.refunded_at, failed.transactions[0].status, failed.transactions[0].provider_id]).toEqual(['to_pay', null, 'failed', refund.id]);
     expect((await invoiceNow(invoice.id)).refunded_at).toBeNull();
   });
+  it('refund.updated and refund.failed (a Refund\'s own events) settle it the same way, once', async () => {
+    const succeeded = await pendingRefund(3_000);
+    s.keys.account.settleRefund(succeeded.refund.id, 'succeeded');
+    expect(await deliverThrice('refund.updated', s.keys.account.refunds.get(succeeded.refund.id)!)).toEqual(['settled', 'duplicate', 'duplicate']);
+    expect((await invoiceNow(succeeded.note.id)).status).toBe('paid');
+    const failed = await pendingRefund(2_000);
+    s.keys.account.settleRefund(failed.refund.id, 'failed');
+    expect(await deliverThrice('refund.failed', s.keys.account.refunds.get(failed.refund.id)!)).toEqual(['settled', 'duplicate', 'duplicate']);
+    expect((await invoiceNow(failed.note.id)).transactions[0].status).toBe('failed');
+  });
+
   it('its webhook lost: the check settles it from the Refund Stripe holds, a day later too, without a second Refund', async () => {
     const { note, refund } = await pendingRefund(4_000);
     s.keys.account.settleRefund(refund.id, 'succeeded'); // charge.refunded never arrives

@@ -50,14 +50,16 @@ function outcomeOf(refund: Stripe.Refund): RefundOutcome | null {
 }
 
 /**
- * `charge.refunded` (sent too when a refund of the charge fails or ends later): the credit notes of this workspace
- * whose refund of that charge is pending are settled at once from its Refunds as Stripe now lists them (never the
- * event's copy), instead of waiting for their check. The event is recorded with the last settlement: the earlier
- * ones are settled once by their own state (a settled credit note has no pending refund), should it be redelivered.
+ * `charge.refunded` (sent too when a refund of the charge fails or ends later), and `refund.updated` /
+ * `refund.failed` (a Refund's own change, sent alone by newer API versions): the credit notes of this workspace whose
+ * refund of that charge is pending are settled at once from its Refunds as Stripe now lists them (never the event's
+ * copy), instead of waiting for their check. The event is recorded with the last settlement: the earlier ones are
+ * settled once by their own state (a settled credit note has no pending refund), should it be redelivered.
  */
-export async function applyChargeRefunded(ctx: Ctx, stripe: Stripe, charge: Stripe.Charge, event: AppliedEvent): Promise<'settled' | 'still_pending' | 'nothing' | 'duplicate'> {
+export async function applyRefundsOfCharge(ctx: Ctx, stripe: Stripe, chargeId: string | null, event: AppliedEvent): Promise<'settled' | 'still_pending' | 'nothing' | 'duplicate'> {
+  if (!chargeId) return 'nothing';
   if (await getItem(event.key, true)) return 'duplicate';
-  const refunds = await atStripe(() => stripe.refunds.list({ charge: charge.id, limit: 100 }));
+  const refunds = await atStripe(() => stripe.refunds.list({ charge: chargeId, limit: 100 }));
   const ours = refunds.data.filter((r) => r.metadata?.workspace_id === ctx.workspaceId && r.metadata.credit_note_id);
   const settleable: Array<{ noteId: string; outcome: RefundOutcome }> = [];
   let pending = false;

@@ -11,7 +11,7 @@ import { applyDispute } from './disputes';
 import { isStripeError } from './errors';
 import { applyPaymentIntent } from './intents';
 import { applyPaymentMethod } from './method-events';
-import { applyChargeRefunded } from './refunds';
+import { applyRefundsOfCharge } from './refunds';
 import { applySetupIntent } from './setup-events';
 
 /** Stripe's own default: a signature older than 5 minutes is refused (a replayed delivery). */
@@ -79,7 +79,12 @@ export async function receiveStripeEvent(ctx: Ctx, payload: string, signature: s
     case 'setup_intent.succeeded':
       return { ...receipt, outcome: await applySetupIntent(ctx, stripe, event.data.object, connection.account_id, applied) };
     case 'charge.refunded':
-      return { ...receipt, outcome: await applyChargeRefunded(ctx, stripe, event.data.object, applied) };
+      return { ...receipt, outcome: await applyRefundsOfCharge(ctx, stripe, event.data.object.id, applied) };
+    case 'refund.updated':
+    case 'refund.failed': {
+      const { charge } = event.data.object;
+      return { ...receipt, outcome: await applyRefundsOfCharge(ctx, stripe, typeof charge === 'string' ? charge : charge?.id ?? null, applied) };
+    }
     case 'payment_method.detached':
     case 'payment_method.updated':
       return { ...receipt, outcome: await applyPaymentMethod(ctx, stripe, event.data.object, applied) };
