@@ -50,7 +50,10 @@ export function layoutFont(data: FontData) {
     layout(text: string) {
       const glyphs = [...text].map((c) => glyph(c.codePointAt(0)!));
       const positions = glyphs.map((g) => ({ xAdvance: g.advanceWidth, yAdvance: 0, xOffset: 0, yOffset: 0 }));
-      return { glyphs, positions, advanceWidth: glyphs.reduce((sum, g) => sum + g.advanceWidth, 0) };
+      // A getter over the positions, as fontkit's run has: pdfkit scales the positions to thousandths of the em in
+      // place and then reads this, so a total taken here in font units would measure every text 2.048× too wide
+      // (Roboto's em is 2048 units) and wrap "Menge" in a column it fits.
+      return { glyphs, positions, get advanceWidth() { return positions.reduce((sum, p) => sum + p.xAdvance, 0); } };
     },
   };
 }
