@@ -3,7 +3,7 @@ import type { Invoice } from '../invoice';
 import type { Palette } from './branding';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
 import { addressLines, documentNumber, documentTitle, type Words } from './labels';
-import { band, contentWidth, left, lines, MUTED, text, type TextStyle } from './layout';
+import { band, contentWidth, left, lines, MUTED, text, widthOf, type TextStyle } from './layout';
 import type { PdfDocument } from './pdfkit';
 
 const BAND_HEIGHT = 96;
@@ -64,13 +64,17 @@ function dates(invoice: Invoice, { t, f }: Words): [string, string][] {
 /** Seller, customer and dates side by side from `y`; returns the y below the tallest. */
 export function parties(doc: PdfDocument, invoice: Invoice, y: number, words: Words, entity: EntityItem | null = null): number {
   const width = contentWidth(doc);
-  const column = width * 0.34;
+  const facts = dates(invoice, words);
+  // The dates' column as wide as its longest label or value (a quarter to a third of the width), the parties the rest.
+  const factsWidth = Math.min(width / 3, Math.max(width / 4, ...facts.flatMap(([label, value]) => [widthOf(doc, label, LABEL), widthOf(doc, value)])));
+  const gap = width * 0.02;
+  const column = (width - factsWidth - 2 * gap) / 2;
   const seller = party(doc, left(doc), y, column, words.t('doc.seller').toLocaleUpperCase(words.language), invoice.seller.name, sellerLines(invoice.seller, entity, words));
-  const customer = party(doc, left(doc) + width * 0.36, y, column, words.t('doc.customer').toLocaleUpperCase(words.language), invoice.customer.name, customerLines(invoice.customer, words));
-  const x = left(doc) + width * 0.72;
-  const facts = dates(invoice, words).reduce((at, [label, value]) => {
-    const labelled = text(doc, label, x, at, { ...LABEL, width: width * 0.28, align: 'right' });
-    return text(doc, value, x, labelled + 1, { width: width * 0.28, align: 'right' }) + 5;
+  const customer = party(doc, left(doc) + column + gap, y, column, words.t('doc.customer').toLocaleUpperCase(words.language), invoice.customer.name, customerLines(invoice.customer, words));
+  const x = left(doc) + width - factsWidth;
+  const below = facts.reduce((at, [label, value]) => {
+    const labelled = text(doc, label, x, at, { ...LABEL, width: factsWidth, align: 'right' });
+    return text(doc, value, x, labelled + 1, { width: factsWidth, align: 'right' }) + 5;
   }, y);
-  return Math.max(seller, customer, facts);
+  return Math.max(seller, customer, below);
 }

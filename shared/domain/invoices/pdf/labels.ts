@@ -104,7 +104,7 @@ export const taxLabel = (rate: number, words: Words): string => `${words.t('doc.
 
 const regionNames = new Map<Language, Intl.DisplayNames>();
 
-function countryName(code: string, language: Language): string {
+export function countryName(code: string, language: Language): string {
   let names = regionNames.get(language);
   if (!names) regionNames.set(language, (names = new Intl.DisplayNames([language], { type: 'region', fallback: 'code' })));
   try {
@@ -143,7 +143,12 @@ export function formatDate(timestamp: string, timezone?: string | null): string 
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 
 /** Letters outside WinAnsi that NFKD does not split into a base letter and an accent: their plain letters. */
-const UNDECOMPOSABLE: Record<string, string> = { 'ł': 'l', 'Ł': 'L', 'đ': 'd', 'Đ': 'D', 'ı': 'i', 'ħ': 'h', 'Ħ': 'H', 'ŧ': 't', 'Ŧ': 'T' };
+const UNDECOMPOSABLE: Record<string, string> = {
+  'ł': 'l', 'Ł': 'L', 'đ': 'd', 'Đ': 'D', 'ı': 'i', 'ħ': 'h', 'Ħ': 'H', 'ŧ': 't', 'Ŧ': 'T',
+  // The narrow no-break space French numbers group digits with ("1 234,56 €"), and the figure and thin spaces:
+  // a no-break space, not the plain space they decompose to, so an amount never wraps between its digits.
+  '\u202F': '\u00A0', '\u2007': '\u00A0', '\u2009': '\u00A0',
+};
 
 /** Whether a document's fonts print a character. */
 export type Printable = (c: string) => boolean;

@@ -26,13 +26,36 @@ function options(doc: PdfDocument, x: number, style: TextStyle): PDFKit.Mixins.T
   return { width: style.width ?? left(doc) + contentWidth(doc) - x, align: style.align ?? 'left', lineGap: 1 };
 }
 
-/** Sets the font of `style` and returns the height `value` takes in its box. */
-export function measure(doc: PdfDocument, value: string, x: number, style: TextStyle = {}): number {
+/** The width of `value` on one line in the font of `style`. */
+export function widthOf(doc: PdfDocument, value: string, style: TextStyle = {}): number {
   doc.font(style.bold ? BOLD : FONT).fontSize(style.size ?? 9);
+  return doc.widthOfString(printableText(value, printableIn(doc)));
+}
+
+/** The width of the widest word of `value` (what a box must give it for no word to be cut). */
+export const widestWord = (doc: PdfDocument, value: string, style: TextStyle = {}): number =>
+  Math.max(0, ...value.split(/[ \n]+/).map((word) => widthOf(doc, word, style)));
+
+/**
+ * The size `value` is printed at in its box: the style's, or smaller when a word of it would not fit the box's
+ * width (a long e-mail address, an amount in millions), so that text wraps between words only and pdfkit never cuts
+ * one (it breaks a word too long for its box wherever the box ends).
+ */
+function fittedSize(doc: PdfDocument, value: string, x: number, style: TextStyle): number {
+  const size = style.size ?? 9;
+  const width = options(doc, x, style).width!;
+  const widest = widestWord(doc, value, style);
+  return widest <= width ? size : Math.floor((size * width * 10) / widest) / 10;
+}
+
+/** Sets the font of `style` (at the size `value` fits its box) and returns the height `value` takes in its box. */
+export function measure(doc: PdfDocument, value: string, x: number, style: TextStyle = {}): number {
+  const size = fittedSize(doc, value, x, style);
+  doc.font(style.bold ? BOLD : FONT).fontSize(size);
   return doc.heightOfString(printableText(value, printableIn(doc)), options(doc, x, style));
 }
 
-/** Writes `value` in a box whose top left is (x, y), wrapping to its width; returns the y below it. */
+/** Writes `value` in a box whose top left is (x, y), wrapping between words to its width; returns the y below it. */
 export function text(doc: PdfDocument, value: string, x: number, y: number, style: TextStyle = {}): number {
   const height = measure(doc, value, x, style);
   doc.fillColor(style.color ?? INK).text(printableText(value, printableIn(doc)), x, y, options(doc, x, style));

@@ -9,7 +9,7 @@ import { parties, titleBand } from './header';
 import { beyondWinAnsi, documentNumber, documentTitle, wordsFor } from './labels';
 import { FOOTER_SPACE, MARGIN, room, runningFooters } from './layout';
 import { createDocument, toBuffer } from './pdfkit';
-import { rowHeight, tableHeading, tableRow } from './table';
+import { rowHeight, tableColumns, tableHeading, tableRow } from './table';
 import { notes, totals } from './totals';
 
 export type { Branding } from './branding';
@@ -47,11 +47,12 @@ export async function renderInvoicePdf(invoice: Invoice, branding: Branding, opt
   }, options.facturx || words.beyondWinAnsi || beyondWinAnsi(JSON.stringify(invoice)) ? embeddedFonts() : undefined);
   const entity = options.entity ?? null;
   let y = parties(doc, invoice, titleBand(doc, invoice, colors, words) + 24, words, entity) + 20;
-  const heading = (top: number) => tableHeading(doc, top, colors, words);
+  const cells = tableColumns(doc, invoice, words);
+  const heading = (top: number) => tableHeading(doc, top, cells, colors, words);
   y = heading(y);
   for (const line of invoice.line_items) {
-    y = room(doc, y, rowHeight(doc, line, invoice.currency, words), heading);
-    y = tableRow(doc, y, line, invoice.currency, words);
+    y = room(doc, y, rowHeight(doc, cells, line, invoice.currency, words), heading);
+    y = tableRow(doc, y, cells, line, invoice.currency, words);
   }
   notes(doc, invoice, totals(doc, invoice, y, colors, words), words, entity, options.customer ?? null);
   runningFooters(doc, invoice.footer, words);

@@ -1,14 +1,14 @@
 /** The line items table: one row per line, its heading repeated on every page it runs onto. */
 import type { MessageKey } from '../../../i18n/catalog';
-import type { InvoiceLineItem } from '../invoice';
+import type { Invoice, InvoiceLineItem } from '../invoice';
 import type { Palette } from './branding';
 import type { Words } from './labels';
-import { band, contentWidth, left, measure, MUTED, rule, text, type TextStyle } from './layout';
+import { band, contentWidth, left, measure, MUTED, rule, text, widestWord, widthOf, type TextStyle } from './layout';
 import type { PdfDocument } from './pdfkit';
 
 interface Column {
   title: MessageKey;
-  /** Share of the content width. */
+  /** The least share of the content width it takes, measured text aside. */
   share: number;
   align: 'left' | 'right';
 }
@@ -22,29 +22,46 @@ const COLUMNS: Column[] = [
 ];
 const GAP = 6;
 const PAD = 5;
+/** The description keeps at least this share of the width; past it, figures too wide are printed smaller (layout.ts). */
+const DESCRIPTION_FLOOR = 0.3;
+const HEADING: TextStyle = { size: 8, bold: true };
 
-interface Cell {
+export interface Cell {
   x: number;
   width: number;
   align: 'left' | 'right';
 }
 
-function cells(doc: PdfDocument): Cell[] {
+/**
+ * The columns of one document's table, from what it prints: each figure column as wide as its widest figure and
+ * the widest word of its heading (at least its share), the description the rest. A heading wraps between its words
+ * only; a figure never wraps.
+ */
+export function tableColumns(doc: PdfDocument, invoice: Pick<Invoice, 'line_items' | 'currency'>, words: Words): Cell[] {
+  const content = contentWidth(doc);
+  const needed = COLUMNS.slice(1).map((column, i) => Math.max(
+    column.share * content,
+    widestWord(doc, words.t(column.title), HEADING) + GAP + PAD,
+    ...invoice.line_items.map((line) => widthOf(doc, figures(line, invoice.currency, words)[i]!) + GAP + PAD),
+  ));
+  const room = content * (1 - DESCRIPTION_FLOOR);
+  const total = needed.reduce((sum, width) => sum + width, 0);
+  const widths = [content - Math.min(total, room), ...needed.map((width) => (total > room ? (width * room) / total : width))];
   let x = left(doc);
-  return COLUMNS.map((column) => {
-    const width = contentWidth(doc) * column.share;
+  return COLUMNS.map((column, i) => {
+    const width = widths[i]!;
     const cell = { x: x + (column.align === 'left' ? PAD : 0), width: width - GAP - PAD, align: column.align };
     x += width;
     return cell;
   });
 }
 
-/** The heading row on the brand colour; returns the y below it. */
-export function tableHeading(doc: PdfDocument, y: number, colors: Palette, { t }: Words): number {
-  const style: TextStyle = { size: 8, bold: true, color: colors.onAccent };
-  const height = 18;
+/** The heading row on the brand colour, as tall as its tallest heading; returns the y below it. */
+export function tableHeading(doc: PdfDocument, y: number, cells: Cell[], colors: Palette, { t }: Words): number {
+  const style: TextStyle = { ...HEADING, color: colors.onAccent };
+  const height = Math.max(...cells.map((cell, i) => measure(doc, t(COLUMNS[i]!.title), cell.x, { ...style, width: cell.width }))) + 2 * PAD;
   band(doc, left(doc), y, contentWidth(doc), height, colors.accent);
-  cells(doc).forEach((cell, i) => text(doc, t(COLUMNS[i]!.title), cell.x, y + 5, { ...style, width: cell.width, align: cell.align }));
+  cells.forEach((cell, i) => text(doc, t(COLUMNS[i]!.title), cell.x, y + PAD, { ...style, width: cell.width, align: cell.align }));
   return y + height;
 }
 
@@ -71,8 +88,8 @@ const NAME: TextStyle = { bold: true };
 const DETAIL: TextStyle = { size: 7.5, color: MUTED };
 
 /** The height of a line's row, to keep it whole on one page. */
-export function rowHeight(doc: PdfDocument, line: InvoiceLineItem, currency: string, words: Words): number {
-  const [first, ...rest] = cells(doc) as [Cell, ...Cell[]];
+export function rowHeight(doc: PdfDocument, cells: Cell[], line: InvoiceLineItem, currency: string, words: Words): number {
+  const [first, ...rest] = cells as [Cell, ...Cell[]];
   const { name, details } = describe(line, words);
   const described = [name, ...details].reduce((sum, value, i) => sum + measure(doc, value, first.x, { ...(i === 0 ? NAME : DETAIL), width: first.width }), 0);
   const numbers = figures(line, currency, words).map((value, i) => measure(doc, value, rest[i]!.x, { width: rest[i]!.width }));
@@ -80,8 +97,8 @@ export function rowHeight(doc: PdfDocument, line: InvoiceLineItem, currency: str
 }
 
 /** One row whose top is `y`; returns the y below it. */
-export function tableRow(doc: PdfDocument, y: number, line: InvoiceLineItem, currency: string, words: Words): number {
-  const [first, ...rest] = cells(doc) as [Cell, ...Cell[]];
+export function tableRow(doc: PdfDocument, y: number, cells: Cell[], line: InvoiceLineItem, currency: string, words: Words): number {
+  const [first, ...rest] = cells as [Cell, ...Cell[]];
   const { name, details } = describe(line, words);
   const top = y + PAD;
   const described = [name, ...details].reduce((at, value, i) => text(doc, value, first.x, at, { ...(i === 0 ? NAME : DETAIL), width: first.width }), top);

@@ -4,7 +4,7 @@ import type { Palette } from './branding';
 import { legalMentions, taxLabel, type Words } from './labels';
 import type { CustomerItem } from '../../customers/customer';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
-import { band, contentWidth, left, measure, MUTED, room, rule, text, type TextStyle } from './layout';
+import { band, contentWidth, left, measure, MUTED, room, rule, text, widthOf, type TextStyle } from './layout';
 import type { PdfDocument } from './pdfkit';
 import { lineGross } from './table';
 
@@ -45,22 +45,32 @@ export function totalRows(invoice: Invoice, words: Words): Row[] {
 }
 
 const ROW_HEIGHT = 16;
+const INSET = 6;
 
-/** The totals block on the right, from `y`; returns the y below it. */
+/**
+ * The totals block on the right, from `y`; returns the y below it. Its amount column is as wide as its widest
+ * amount, the block as wide as its longest label needs (half the width at least, three quarters at most); a label
+ * longer still wraps between its words, and its row grows with it.
+ */
 export function totals(doc: PdfDocument, invoice: Invoice, y: number, colors: Palette, words: Words): number {
-  const rows = totalRows(invoice, words);
-  const width = contentWidth(doc) * 0.5;
+  const rows = totalRows(invoice, words).map((row) => ({ ...row, printed: words.f.money(row.minus ? -row.amount : row.amount, invoice.currency) }));
+  const bold: TextStyle = { bold: true };
+  const amountWidth = Math.max(...rows.map((row) => widthOf(doc, row.printed, bold)));
+  const labelNeeds = Math.max(...rows.map((row) => widthOf(doc, row.label, bold)));
+  const width = Math.min(contentWidth(doc) * 0.75, Math.max(contentWidth(doc) * 0.5, labelNeeds + amountWidth + 4 * INSET));
   const x = left(doc) + contentWidth(doc) - width;
-  let at = room(doc, y + 10, rows.length * ROW_HEIGHT + 10);
-  for (const row of rows) {
+  const labelWidth = width - amountWidth - 4 * INSET;
+  const heights = rows.map((row) => Math.max(ROW_HEIGHT, measure(doc, row.label, x + INSET, { bold: row.strong !== undefined, width: labelWidth }) + 5));
+  let at = room(doc, y + 10, heights.reduce((sum, h) => sum + h, 0) + 10);
+  rows.forEach((row, i) => {
+    const height = heights[i]!;
     if (row.strong === 'total') rule(doc, at - 2, colors.accent, x, width);
-    if (row.strong === 'due') band(doc, x, at - 2, width, ROW_HEIGHT, colors.accent);
+    if (row.strong === 'due') band(doc, x, at - 2, width, height, colors.accent);
     const style: TextStyle = { bold: row.strong !== undefined, color: row.strong === 'due' ? colors.onAccent : undefined };
-    const amount = words.f.money(row.minus ? -row.amount : row.amount, invoice.currency);
-    text(doc, row.label, x + 6, at + 2, { ...style, width: width * 0.55 });
-    text(doc, amount, x + width * 0.55, at + 2, { ...style, width: width * 0.45 - 6, align: 'right' });
-    at += ROW_HEIGHT;
-  }
+    text(doc, row.label, x + INSET, at + 2, { ...style, width: labelWidth });
+    text(doc, row.printed, x + width - INSET - amountWidth - INSET, at + 2, { ...style, width: amountWidth + INSET, align: 'right' });
+    at += height;
+  });
   return at;
 }
 

@@ -1,0 +1,104 @@
+/**
+ * The PDF's layout, read back from where poppler finds each word (test/support/pdf-boxes.ts), over a matrix of
+ * documents: invoices and credit notes in the 8 languages, with the built-in and the embedded (Factur-X) fonts, long
+ * names, long three-decimal amounts and 100 lines over several pages. No two texts overlap, no word is cut (every
+ * word printed is a word of the document's data, of its language's catalog or of a figure formatted for it), every
+ * total stands on the row of its label, and a table running onto more pages repeats its heading.
+ */
+import type { Invoice } from '../../shared/domain/invoices/invoice';
+import { renderInvoicePdf } from '../../shared/domain/invoices/pdf/render';
+import { countryName, wordsFor, type Words } from '../../shared/domain/invoices/pdf/labels';
+import { lineGross } from '../../shared/domain/invoices/pdf/table';
+import { totalRows } from '../../shared/domain/invoices/pdf/totals';
+import { catalog, type Language } from '../../shared/i18n/catalog';
+import { LANGUAGES } from '../../shared/schemas/value-sets';
+import { creditNote, invoiceFixture, line } from '../support/invoice-fixtures';
+import { bareWord, onOneRow, overlaps, wordBoxes, wordsOf, type WordBox } from '../support/pdf-boxes';
+import { installed } from '../support/system-tools';
+
+const pdftotext = installed('pdftotext', '-v');
+if (!pdftotext) console.warn('The PDF layout tests are skipped: pdftotext is not installed (apt-get install poppler-utils; .ci/run installs it).');
+const describeWithPoppler = pdftotext ? describe : describe.skip;
+
+const TIME_ZONE = 'Europe/Paris';
+
+/** Partly paid and partly credited, with a long customer name and e-mail address. */
+const creditedInvoice = (): Invoice => invoiceFixture({
+  amount_credited: 12_000, amount_due: 32_249,
+  customer: { ...invoiceFixture().customer, name: 'Globex Industrial Holdings International GmbH & Co. KG', email: 'accounts.payable.department@globex-international.example' },
+});
+
+/** Kuwaiti dinars, three decimals, amounts in the millions. */
+function dinarInvoice(): Invoice {
+  const big = line('lin_big', { name: 'Infrastructure', units_count: 1, unit_amount: 1_234_567_890, amount_excluding_tax: 1_234_567_890, tax_rate: 0, tax_amount: 0, amount: 1_234_567_890 });
+  return invoiceFixture({
+    currency: 'KWD', line_items: [big], coupons: [], discount_amount: 0, tax_rate: 0, tax_amount: 0, tax_scheme: 'exempt',
+    amount_excluding_tax: 1_234_567_890, total_amount: 1_234_567_890, amount_paid: 0, amount_due: 1_234_567_890, amount_fixed: 0,
+  });
+}
+
+/** 100 lines with long names: three pages or more. */
+function longInvoice(): Invoice {
+  const lines = Array.from({ length: 100 }, (_, i) => line(`lin_${i}`, {
+    name: `Professional services, implementation of the enterprise integration, phase ${i + 1}`,
+    units_count: 1_000 + i, unit_amount: 12_345, amount_excluding_tax: (1_000 + i) * 12_345, tax_rate: 20, tax_amount: (1_000 + i) * 2_469, amount: (1_000 + i) * 14_814,
+  }));
+  const sum = (pick: (l: (typeof lines)[number]) => number) => lines.reduce((s, l) => s + pick(l), 0);
+  return invoiceFixture({
+    line_items: lines, coupons: [], discount_amount: 0, amount_excluding_tax: sum((l) => l.amount_excluding_tax), tax_amount: sum((l) => l.tax_amount),
+    total_amount: sum((l) => l.amount), amount_paid: 0, amount_due: sum((l) => l.amount), amount_fixed: 0,
+  });
+}
+
+const DOCUMENTS: Record<string, () => Invoice> = { credited: creditedInvoice, credit_note: creditNote, dinars: dinarInvoice, hundred_lines: longInvoice };
+
+/** Every string and number of a value, however deep. */
+function leaves(value: unknown, into: { strings: string[]; numbers: number[] } = { strings: [], numbers: [] }) {
+  if (typeof value === 'string') into.strings.push(value);
+  else if (typeof value === 'number') into.numbers.push(value);
+  else if (value && typeof value === 'object') for (const member of Object.values(value)) leaves(member, into);
+  return into;
+}
+
+/** The words the document may print: its data's, its catalog's, and its figures formatted for its language. */
+function vocabulary(invoice: Invoice, words: Words): Set<string> {
+  const { strings, numbers } = leaves(invoice);
+  const { f } = words;
+  const texts = [
+    ...strings,
+    ...Object.values(catalog(words.language)).flatMap((message) => [message, message.toLocaleUpperCase(words.language)]).map((message) => message.replace(/\{\w+\}/g, ' ')),
+    ...totalRows(invoice, words).flatMap((row) => [f.money(row.amount, invoice.currency), f.money(-row.amount, invoice.currency)]),
+    ...invoice.line_items.map((line) => f.money(lineGross(line), invoice.currency)),
+    ...strings.filter((s) => /^\d{4}-\d\d-\d\dT/.test(s)).map((s) => f.date(s)),
+    ...numbers.flatMap((n) => [f.money(n, invoice.currency), f.money(-n, invoice.currency), f.number(n), f.percent(n), String(n)]),
+    ...[invoice.customer.address?.country, invoice.seller.address?.country].filter((c): c is string => !!c).map((c) => countryName(c, words.language)),
+    ...Array.from({ length: 20 }, (_, i) => String(i + 1)),
+  ];
+  return new Set(texts.flatMap(wordsOf));
+}
+
+/** Printed words that are none of the document's: cut words ("Men", "Einzelprei") or pieces of one wrapped apart. */
+const strangers = (boxes: WordBox[], known: Set<string>) => boxes.map((box) => bareWord(box.text)).filter((word) => word !== '' && !known.has(word));
+
+describeWithPoppler('the PDF layout, measured from its text boxes', () => {
+  const cases = LANGUAGES.flatMap((language) => Object.keys(DOCUMENTS).flatMap((document) => [false, true].map((facturx) => ({ language, document, facturx }))));
+
+  test.each(cases)('$document in $language (embedded fonts: $facturx): no overlap, no cut word, totals on their rows', async ({ language, document, facturx }) => {
+    const invoice = DOCUMENTS[document]!();
+    const words = wordsFor(language as Language, TIME_ZONE);
+    const pdf = await renderInvoicePdf(invoice, { brandColor: '#336699', timezone: TIME_ZONE }, { language: language as Language, ...(facturx && { facturx: { xml: '<rsm:CrossIndustryInvoice/>' } }) });
+    const boxes = wordBoxes(pdf);
+    expect(overlaps(boxes).map(([a, b]) => `${a.text} × ${b.text} (page ${a.page})`)).toEqual([]);
+    expect(strangers(boxes, vocabulary(invoice, words))).toEqual([]);
+    const unplaced = totalRows(invoice, words).map((row) => [row.label, words.f.money(row.minus ? -row.amount : row.amount, invoice.currency)]).filter(([label, amount]) => !onOneRow(boxes, label!, amount!));
+    expect(unplaced).toEqual([]);
+    const pages = Math.max(...boxes.map((b) => b.page));
+    const heading = wordsOf(words.t('pdf.amount_excl_tax'));
+    for (let page = 1; page <= pages; page++) {
+      if (boxes.some((b) => b.page === page && b.text === invoice.line_items.at(-1)!.name.split(' ')[0])) {
+        expect(boxes.filter((b) => b.page === page).map((b) => bareWord(b.text))).toEqual(expect.arrayContaining(heading));
+      }
+    }
+    if (document === 'hundred_lines') expect(pages).toBeGreaterThanOrEqual(3);
+  });
+});
