@@ -1,5 +1,5 @@
 /** Invoice fixtures for the PDF tests: amounts as the domain computes them, so each document adds up. */
-import type { AppliedCoupon, Invoice, InvoiceLineItem } from '../../shared/domain/invoices/invoice';
+import type { AppliedCoupon, Invoice, InvoiceLineItem, PaymentTransaction } from '../../shared/domain/invoices/invoice';
 
 export const line = (id: string, over: Partial<InvoiceLineItem>): InvoiceLineItem => ({
   id, name: id, description: null, entry_type: 'custom', product_id: null, product_type: null, price_id: null,
@@ -70,3 +70,19 @@ export const creditNote = (): Invoice => {
   });
 };
 
+
+/** A successful payment of `amount` on `at`, by a saved Visa card or as given. */
+export const payment = (id: string, amount: number, at: string, method: Partial<PaymentTransaction['payment_method']> = {}): PaymentTransaction => ({
+  id, type: 'payment', amount, currency: 'EUR', customer_id: 'cus_1', provider_id: null, process_at: at, refunded_at: null, last_refreshed_at: at,
+  provider_fee: null, chargeback: null, integrations: [], status: 'succeeded', error_type: null, comment: null,
+  payment_method: { id: 'pym_1', status: 'active', type: 'card', last_4_digits: 4242, expiration_date: '2030-12', brand: 'visa', ...method },
+});
+
+/** Paid in two payments (a card, then a bank transfer) after a credit note settled part of it. */
+export const paidInvoice = (): Invoice => invoiceFixture({
+  status: 'paid', amount_credited: 12_000, amount_paid: 52_249, amount_due: 0, settled_at: '2025-03-20T10:00:00.000Z',
+  transactions: [
+    payment('tra_card', 20_000, '2025-03-16T09:00:00.000Z'),
+    payment('tra_transfer', 32_249, '2025-03-20T10:00:00.000Z', { id: null, status: null, type: 'transfer', last_4_digits: null, expiration_date: null, brand: null }),
+  ],
+});

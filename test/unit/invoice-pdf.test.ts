@@ -19,7 +19,7 @@ import { NotFound } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/handler';
 import { binaryResponse } from '../../shared/http/responses';
 import type { RouteMeta } from '../../shared/http/route-meta';
-import { coupon, creditNote, eurLines, invoiceFixture, jpyInvoice, line } from '../support/invoice-fixtures';
+import { coupon, creditNote, eurLines, invoiceFixture, jpyInvoice, line, paidInvoice } from '../support/invoice-fixtures';
 import { readPdf } from '../support/pdf-text';
 import { installed } from '../support/system-tools';
 
@@ -142,6 +142,27 @@ describe('renderInvoicePdf', () => {
     expect(lines).toContain('Café Société Müller');
     const other = readPdf(await render(invoiceFixture({ customer: { ...invoiceFixture().customer, name: 'Brașov “Ωmega” 東京 – Zoë' } })));
     expect(other.lines).toContain('Brasov “?mega” ?? – Zoë');
+  });
+});
+
+describe('a document that adds up on paper', () => {
+  it('a paid invoice: marked paid with the day and the way, each payment and the credit between the total and the amount due', async () => {
+    const invoice = paidInvoice();
+    const { lines } = readPdf(await render(invoice));
+    expect(lines).toEqual(expect.arrayContaining([
+      'PAID', 'Paid on March 20, 2025, bank transfer',
+      'Total', '€642.49', 'Payment of March 16, 2025, Visa •••• 4242', '€200.00', 'Payment of March 20, 2025, bank transfer', '€322.49',
+      'Credited', '€120.00', 'Amount due', '€0.00',
+    ]));
+    expect(lines).not.toContain('Amount paid');
+    const settled = invoice.transactions.reduce((sum, tx) => sum + tx.amount, 0) + invoice.amount_credited;
+    expect(invoice.total_amount - settled).toBe(invoice.amount_due);
+  });
+
+  it('in German, a partly credited invoice shows the credit; an unpaid one no paid mark', async () => {
+    const { lines } = readPdf(await render(invoiceFixture({ amount_credited: 12_000, amount_due: 32_249 }), '#336699', 'de'));
+    expect(lines).toEqual(expect.arrayContaining(['Bereits bezahlt', '200,00\u00a0€', 'Gutgeschrieben', '120,00\u00a0€', 'Offener Betrag', '322,49\u00a0€']));
+    expect(lines).not.toContain('BEZAHLT');
   });
 });
 

@@ -1,18 +1,18 @@
 /**
  * The PDF's layout, read back from where poppler finds each word (test/support/pdf-boxes.ts), over a matrix of
- * documents: invoices and credit notes in the 8 languages, with the built-in and the embedded (Factur-X) fonts, long
+ * documents: invoices (credited, paid) and credit notes in the 8 languages, with the built-in and the embedded (Factur-X) fonts, long
  * names, long three-decimal amounts and 100 lines over several pages. No two texts overlap, no word is cut (every
  * word printed is a word of the document's data, of its language's catalog or of a figure formatted for it), every
  * total stands on the row of its label, and a table running onto more pages repeats its heading.
  */
 import type { Invoice } from '../../shared/domain/invoices/invoice';
 import { renderInvoicePdf } from '../../shared/domain/invoices/pdf/render';
-import { countryName, wordsFor, type Words } from '../../shared/domain/invoices/pdf/labels';
+import { countryName, paymentWay, wordsFor, type Words } from '../../shared/domain/invoices/pdf/labels';
 import { lineGross } from '../../shared/domain/invoices/pdf/table';
 import { totalRows } from '../../shared/domain/invoices/pdf/totals';
 import { catalog, type Language } from '../../shared/i18n/catalog';
 import { LANGUAGES } from '../../shared/schemas/value-sets';
-import { creditNote, invoiceFixture, line } from '../support/invoice-fixtures';
+import { creditNote, invoiceFixture, line, paidInvoice } from '../support/invoice-fixtures';
 import { bareWord, onOneRow, overlaps, wordBoxes, wordsOf, type WordBox } from '../support/pdf-boxes';
 import { installed } from '../support/system-tools';
 
@@ -50,7 +50,7 @@ function longInvoice(): Invoice {
   });
 }
 
-const DOCUMENTS: Record<string, () => Invoice> = { credited: creditedInvoice, credit_note: creditNote, dinars: dinarInvoice, hundred_lines: longInvoice };
+const DOCUMENTS: Record<string, () => Invoice> = { credited: creditedInvoice, paid: paidInvoice, credit_note: creditNote, dinars: dinarInvoice, hundred_lines: longInvoice };
 
 /** Every string and number of a value, however deep. */
 function leaves(value: unknown, into: { strings: string[]; numbers: number[] } = { strings: [], numbers: [] }) {
@@ -69,6 +69,7 @@ function vocabulary(invoice: Invoice, words: Words): Set<string> {
     ...Object.values(catalog(words.language)).flatMap((message) => [message, message.toLocaleUpperCase(words.language)]).map((message) => message.replace(/\{\w+\}/g, ' ')),
     ...totalRows(invoice, words).flatMap((row) => [f.money(row.amount, invoice.currency), f.money(-row.amount, invoice.currency)]),
     ...invoice.line_items.map((line) => f.money(lineGross(line), invoice.currency)),
+    ...invoice.transactions.map((tx) => paymentWay(tx.payment_method, words)),
     ...strings.filter((s) => /^\d{4}-\d\d-\d\dT/.test(s)).map((s) => f.date(s)),
     ...numbers.flatMap((n) => [f.money(n, invoice.currency), f.money(-n, invoice.currency), f.number(n), f.percent(n), String(n)]),
     ...[invoice.customer.address?.country, invoice.seller.address?.country].filter((c): c is string => !!c).map((c) => countryName(c, words.language)),

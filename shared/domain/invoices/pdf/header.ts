@@ -2,7 +2,7 @@
 import type { Invoice } from '../invoice';
 import type { Palette } from './branding';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
-import { addressLines, documentNumber, documentTitle, type Words } from './labels';
+import { addressLines, documentNumber, documentTitle, paymentWay, type Words } from './labels';
 import { band, contentWidth, left, lines, MUTED, text, widthOf, type TextStyle } from './layout';
 import type { PdfDocument } from './pdfkit';
 
@@ -10,13 +10,28 @@ const BAND_HEIGHT = 96;
 const LABEL: TextStyle = { size: 7.5, bold: true, color: MUTED };
 
 /** The full-width band; returns the y below it. */
-export function titleBand(doc: PdfDocument, invoice: Invoice, colors: Palette, { t }: Words): number {
+export function titleBand(doc: PdfDocument, invoice: Invoice, colors: Palette, words: Words): number {
+  const { t } = words;
   band(doc, 0, 0, doc.page.width, BAND_HEIGHT, colors.accent);
   const half = contentWidth(doc) / 2;
   const below = text(doc, documentTitle(invoice, t), left(doc), 30, { size: 22, bold: true, color: colors.onAccent, width: half });
   text(doc, documentNumber(invoice, t), left(doc), below + 2, { size: 11, color: colors.onAccent, width: half });
-  text(doc, invoice.seller.name, left(doc) + half, 34, { size: 12, bold: true, color: colors.onAccent, width: half, align: 'right' });
+  const named = text(doc, invoice.seller.name, left(doc) + half, 30, { size: 12, bold: true, color: colors.onAccent, width: half, align: 'right' });
+  const paid = paidMark(invoice, words);
+  if (paid) {
+    const stamped = text(doc, paid.stamp, left(doc) + half, named + 4, { size: 13, bold: true, color: colors.onAccent, width: half, align: 'right' });
+    text(doc, paid.detail, left(doc) + half, stamped + 1, { size: 8.5, color: colors.onAccent, width: half, align: 'right' });
+  }
   return BAND_HEIGHT;
+}
+
+/** A paid invoice says so at the top: "PAID", the day it was settled and how (its last payment's way). */
+export function paidMark(invoice: Invoice, words: Words): { stamp: string; detail: string } | null {
+  if (invoice.type !== 'invoice' || invoice.status !== 'paid') return null;
+  const last = invoice.transactions.filter((tx) => tx.type === 'payment' && tx.status === 'succeeded').at(-1);
+  const day = words.f.date(invoice.settled_at ?? last?.process_at ?? invoice.updated_at);
+  const paidOn = words.t('pdf.paid_on', { date: day });
+  return { stamp: words.t('pdf.paid_stamp'), detail: last ? `${paidOn}, ${paymentWay(last.payment_method, words)}` : paidOn };
 }
 
 function party(doc: PdfDocument, x: number, y: number, width: number, label: string, name: string, details: string[]): number {

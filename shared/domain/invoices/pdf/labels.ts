@@ -7,6 +7,7 @@ import { formatterFor, type Formatter } from '../../../i18n/format';
 import { catalog, translator, type Language, type Translate } from '../../../i18n/catalog';
 import type { CustomerItem } from '../../customers/customer';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
+import type { PaymentMethodSummary } from '../../payment-methods/payment-method';
 import type { Invoice, InvoiceAddress } from '../invoice';
 
 /** How a document speaks: its language's texts, and Intl formats in the seller's time zone. */
@@ -174,3 +175,14 @@ export function printableText(value: string, printable: Printable = winAnsi): st
     })
     .join('');
 }
+
+/** "Visa •••• 4242", "direct debit •••• 3000", "bank transfer": how a payment was made, as the reader knows it. */
+export function paymentWay(method: PaymentMethodSummary | null, { t }: Words): string {
+  if (!method) return t('pdf.method.other');
+  // `direct_debit_bacs` is a direct debit, `transfer_automated` a transfer, Apple Pay and Google Pay cards.
+  const way = PAYMENT_WAYS.find((prefix) => method.type.startsWith(prefix)) ?? (method.type.endsWith('_pay') ? 'card' : 'other');
+  const name = method.brand ? method.brand.charAt(0).toUpperCase() + method.brand.slice(1) : t(`pdf.method.${way}`);
+  return method.last_4_digits !== null ? `${name} •••• ${String(method.last_4_digits).padStart(4, '0')}` : name;
+}
+
+const PAYMENT_WAYS = ['card', 'direct_debit', 'transfer', 'wallet', 'external', 'other'] as const;

@@ -1,7 +1,7 @@
 /** Below the lines: the totals (discounts, tax by rate, paid and due), then the notes. */
 import type { Invoice } from '../invoice';
 import type { Palette } from './branding';
-import { legalMentions, taxLabel, type Words } from './labels';
+import { legalMentions, paymentWay, taxLabel, type Words } from './labels';
 import type { CustomerItem } from '../../customers/customer';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
 import { band, contentWidth, left, measure, MUTED, room, rule, text, widthOf, type TextStyle } from './layout';
@@ -39,10 +39,26 @@ export function totalRows(invoice: Invoice, words: Words): Row[] {
     { label: t('pdf.total_excl_tax'), amount: invoice.amount_excluding_tax },
     ...taxByRate(invoice).map(({ rate, amount }) => ({ label: taxLabel(rate, words), amount })),
     { label: t('doc.total'), amount: invoice.total_amount, strong: 'total' },
-    { label: t('pdf.amount_paid'), amount: invoice.amount_paid },
+    ...settlementRows(invoice, words),
     { label: t('doc.amount_due'), amount: invoice.amount_due, strong: 'due' },
   ];
 }
+
+/**
+ * Between the total and the amount due, what settled part of it, so the document adds up on paper: each payment
+ * with its date and way (a wallet's too), what was paid otherwise, and what credit notes settled. Without any, the
+ * amount paid, 0.
+ */
+function settlementRows(invoice: Invoice, words: Words): Row[] {
+  const { t, f } = words;
+  const payments = invoice.type === 'credit_note' ? [] : invoice.transactions.filter((tx) => tx.type === 'payment' && tx.status === 'succeeded');
+  const rows: Row[] = payments.map((tx) => ({ label: t('pdf.payment_row', { date: f.date(tx.process_at), method: paymentWay(tx.payment_method, words) }), amount: tx.amount }));
+  const otherwise = invoice.amount_paid - payments.reduce((sum, tx) => sum + tx.amount, 0);
+  if (otherwise !== 0 || rows.length === 0) rows.push({ label: t('pdf.amount_paid'), amount: otherwise });
+  if (invoice.amount_credited > 0) rows.push({ label: t('doc.amount_credited'), amount: invoice.amount_credited });
+  return rows;
+}
+
 
 const ROW_HEIGHT = 16;
 const INSET = 6;
