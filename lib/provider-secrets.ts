@@ -16,6 +16,12 @@ export const routesUsingProviderSecrets: Readonly<Record<string, ProviderSecrets
   createSetupIntent: 'open',
   chargeInvoice: 'open',
   invoicePagePay: 'open',
+  // The pages with Stripe connected: the invoice page reads a pending 3-D Secure PaymentIntent, its return settles
+  // it, the portal makes the SetupIntent of its "add a card" and saves the card.
+  invoicePage: 'open',
+  invoicePageReturn: 'open',
+  portalPage: 'open',
+  portalAddCard: 'open',
   stripeWebhook: 'open',
   createCreditNote: 'open',
   syncStripe: 'open',
