@@ -155,6 +155,8 @@ export class StandInAccount {
     if (!currency || !/^[a-z]{3}$/.test(currency)) throw invalid('Missing required param: currency.', 'currency', 'parameter_missing');
     // Stripe's minimum charge in the currencies the tests use (0.50).
     if (['eur', 'usd'].includes(currency) && amount < 50) throw invalid(`Amount must be at least 0.50 ${currency}`, 'amount', 'amount_too_small');
+    // Stripe's three-decimal currencies: the last digit must be 0 (docs.stripe.com/currencies).
+    if (['bhd', 'jod', 'kwd', 'omr', 'tnd'].includes(currency) && amount % 10 !== 0) throw invalid(`Invalid amount: ${currency} amounts must be divisible by 10.`, 'amount', 'parameter_invalid_integer');
     const customer = text(form, 'customer') ?? null;
     if (customer) this.customer(customer);
     const methodId = text(form, 'payment_method') ?? null;
