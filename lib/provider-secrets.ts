@@ -14,6 +14,9 @@ export const routesUsingProviderSecrets: Readonly<Record<string, ProviderSecrets
   connectStripe: 'seal',
   createPaymentMethod: 'open',
   createSetupIntent: 'open',
+  // Deleting a Stripe method detaches it at Stripe (the API's route and the portal's "remove").
+  deletePaymentMethod: 'open',
+  portalRemoveCard: 'open',
   chargeInvoice: 'open',
   invoicePagePay: 'open',
   // The pages with Stripe connected: the invoice page reads a pending 3-D Secure PaymentIntent, its return settles

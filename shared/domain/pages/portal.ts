@@ -8,7 +8,8 @@ import { activeSubscriptionsOf } from '../metering/customer-subscriptions';
 import type { PaymentMethod } from '../payment-methods/payment-method';
 import { createPaymentMethod, saveAttachedMethod } from '../payment-methods/create';
 import { paymentProvider } from '../payments/provider';
-import { deletePaymentMethod, listPaymentMethods } from '../payment-methods/payment-methods';
+import { listPaymentMethods } from '../payment-methods/payment-methods';
+import { removePaymentMethod } from '../payment-methods/remove';
 import { isMetered, unitNameOf } from '../subscriptions/metered';
 import { listSubscriptions } from '../subscriptions/read';
 import type { Subscription } from '../subscriptions/subscription';
@@ -122,7 +123,7 @@ export async function portalAction(ctx: Ctx, session: PortalSessionItem, input: 
       case 'make_default':
         return updateCustomer(ctx, customerId, { payment_method_id: input.payment_method_id });
       case 'remove':
-        return deletePaymentMethod(ctx, customerId, input.payment_method_id);
+        return removePaymentMethod(ctx, customerId, input.payment_method_id);
     }
   });
 }

@@ -64,6 +64,14 @@ type Answer = { status: number; body: unknown };
  */
 type Route = { method: string; pattern: RegExp; run: (account: StandInAccount, form: Form, id: string) => unknown; client?: 'open' | 'intent' };
 
+/** Stripe refuses to detach a method attached to no customer. */
+function detach(account: StandInAccount, id: string): Stripe.PaymentMethod {
+  if (!account.paymentMethod(id).customer) {
+    throw new StripeFailure(400, { type: 'invalid_request_error', code: 'payment_method_unexpected_state', message: 'The payment method you provided is not attached to a customer so detachment is impossible.' });
+  }
+  return account.detachPaymentMethod(id);
+}
+
 /** The stand-in's 3-D Secure challenge, answered: what Stripe's test page (hooks.stripe.com) does when "Complete" is clicked. */
 function authenticate(account: StandInAccount, id: string): Stripe.PaymentIntent {
   if (account.paymentIntent(id).status !== 'requires_action') throw new StripeFailure(400, { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `${id} awaits no authentication.` });
@@ -78,6 +86,7 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: /^\/v1\/payment_methods$/, run: (a, form) => a.createPaymentMethod(form), client: 'open' },
   { method: 'GET', pattern: /^\/v1\/payment_methods\/([^/]+)$/, run: (a, _f, id) => a.paymentMethod(id) },
   { method: 'POST', pattern: /^\/v1\/payment_methods\/([^/]+)\/attach$/, run: (a, form, id) => a.attachPaymentMethod(id, form) },
+  { method: 'POST', pattern: /^\/v1\/payment_methods\/([^/]+)\/detach$/, run: (a, _f, id) => detach(a, id) },
   { method: 'POST', pattern: /^\/v1\/setup_intents$/, run: (a, form) => a.createSetupIntent(form) },
   { method: 'GET', pattern: /^\/v1\/setup_intents\/([^/]+)$/, run: (a, _f, id) => a.setupIntent(id), client: 'intent' },
   { method: 'POST', pattern: /^\/v1\/setup_intents\/([^/]+)\/confirm$/, run: (a, form, id) => a.confirmSetupIntent(id, text(form, 'test_method') ?? ''), client: 'intent' },
