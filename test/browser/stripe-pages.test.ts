@@ -120,7 +120,7 @@ describeWithStripeFixtures('the hosted pages with Stripe connected: the Payment 
     expect(payments(await invoice(inv.id))).toMatchObject([{ status: 'succeeded', provider_id: intent!.id }]);
   });
 
-  it_('adds a card in the portal through a SetupIntent: the card listed once', async () => {
+  it_('adds a card in the portal through a SetupIntent: the card listed once; removing it detaches it at Stripe', async () => {
     const cus = await customer();
     const session = (await s.client.post(`/v1/customers/${cus.id}/portal-sessions`)).body;
     await page.goto(session.url);
@@ -135,6 +135,11 @@ describeWithStripeFixtures('the hosted pages with Stripe connected: the Payment 
     await delivered('setup_intent.succeeded', setupIntent!.id); // saved by the form, or by Stripe's event first: once
     const methods = (await s.client.get(`/v1/customers/${cus.id}/payment-methods`)).body;
     expect(methods.data).toMatchObject([{ provider: 'stripe', card: { brand: 'mastercard', last4: '4444' }, is_default: true }]);
+
+    // Removing it in the portal detaches it at Stripe too.
+    await Promise.all([page.waitForURL(/notice=card_removed/), page.getByRole('button', { name: /^Remove/ }).click()]);
+    expect((await s.client.get(`/v1/customers/${cus.id}/payment-methods`)).body.data).toEqual([]);
+    expect(s.keys.account.paymentMethods.get(setupIntent!.payment_method as string)!.customer).toBeNull();
   });
 
   it_('the CSP allows Stripe\'s hosts and the page\'s script file, nothing broader; without Stripe, the sandbox form', async () => {

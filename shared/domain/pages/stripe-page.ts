@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context';
+import { ServiceUnavailable } from '../../errors';
 import { getItem } from '../../db/items';
 import type { InvoiceItem } from '../invoices/invoice';
 import { settlePendingCharge, type PendingOutcome } from '../invoices/settle-pending';
@@ -39,8 +40,12 @@ export async function pendingAuthentication(ctx: Ctx, item: InvoiceItem): Promis
   const pending = item.pending_charge;
   if (pending?.reason !== 'authentication_required' || !(await pageStripe(ctx))) return null;
   const { stripe } = await connectedStripe(ctx);
-  const intent = await retrieveIntent(stripe, pending.provider_id);
-  if (!intent.client_secret) return null;
+  // Stripe out of reach: the page still opens, saying a payment is under way, and the button comes back on a reload.
+  const intent = await retrieveIntent(stripe, pending.provider_id).catch((error: unknown) => {
+    if (error instanceof ServiceUnavailable) return undefined;
+    throw error;
+  });
+  if (!intent?.client_secret) return null;
   if (intent.status === 'requires_action') return { clientSecret: intent.client_secret, paymentMethod: null };
   const error = intent.last_payment_error;
   if (intent.status === 'requires_payment_method' && error?.code === 'authentication_required') {
