@@ -14,8 +14,17 @@ export const routesUsingProviderSecrets: Readonly<Record<string, ProviderSecrets
   connectStripe: 'seal',
   createPaymentMethod: 'open',
   createSetupIntent: 'open',
+  // Deleting a Stripe method detaches it at Stripe (the API's route and the portal's "remove").
+  deletePaymentMethod: 'open',
+  portalRemoveCard: 'open',
   chargeInvoice: 'open',
   invoicePagePay: 'open',
+  // The pages with Stripe connected: the invoice page reads a pending 3-D Secure PaymentIntent, its return settles
+  // it, the portal makes the SetupIntent of its "add a card" and saves the card.
+  invoicePage: 'open',
+  invoicePageReturn: 'open',
+  portalPage: 'open',
+  portalAddCard: 'open',
   stripeWebhook: 'open',
   createCreditNote: 'open',
   syncStripe: 'open',

@@ -2,7 +2,7 @@ import type { RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
 import { invoiceResource } from '../../shared/schemas/invoices';
 import {
-  addCardForm, pageQuery, pageResource, pageTokenPath, payForm, paymentMethodForm, portalSessionPath, portalSessionResource, signForm,
+  addCardForm, pageQuery, pageResource, pageReturnQuery, pageScriptResource, pageTokenPath, payForm, paymentMethodForm, portalPageQuery, portalSessionPath, portalSessionResource, signForm,
 } from '../../shared/schemas/pages';
 import { quoteResource } from '../../shared/schemas/quotes';
 
@@ -23,6 +23,11 @@ const pageRoute = (id: string, method: 'GET' | 'POST', path: string, handler: st
 export const pageRoutes: RouteDefinition[] = [
   pageRoute('invoicePage', 'GET', '/pages/invoices/{token}', 'invoice', 'The invoice page (HTML): the invoice, its PDF and its payment'),
   pageRoute('invoicePagePay', 'POST', '/pages/invoices/{token}/pay', 'invoice-pay', 'Pay the invoice from its page (form)', payForm),
+  // Where Stripe.js (or Stripe's redirect) returns after 3-D Secure: the charge is settled from Stripe's PaymentIntent.
+  {
+    ...pageRoute('invoicePageReturn', 'GET', '/pages/invoices/{token}/return', 'invoice-return', 'Back from Stripe on the invoice page: the pending charge settled as Stripe says, then the page'),
+    request: { path: pageTokenPath, query: pageReturnQuery }, response: { status: 303, schema: pageResource }, writes: true,
+  },
   {
     ...pageRoute('invoicePagePdf', 'GET', '/pages/invoices/{token}/pdf', 'invoice-pdf', 'The invoice page\'s PDF'),
     request: { path: pageTokenPath }, response: { status: 200, schema: { type: 'string', format: 'binary' } },
@@ -31,10 +36,18 @@ export const pageRoutes: RouteDefinition[] = [
   { ...pageRoute('quotePage', 'GET', '/pages/quotes/{token}', 'quote', 'The quote page (HTML): the quote as its display flags say, and its signature'), indexes: ['gsi2', 'gsi3'] },
   { ...pageRoute('quotePageSign', 'POST', '/pages/quotes/{token}/sign', 'quote-sign', 'Sign the quote from its page (form)', signForm), indexes: ['gsi2', 'gsi3'] },
   // The customer's documents and subscriptions (list index), payment methods and credit balances (parent index), usage.
-  { ...pageRoute('portalPage', 'GET', '/pages/portal/{token}', 'portal', 'The customer portal (HTML)'), indexes: ['gsi1', 'gsi2', 'gsi3'] },
+  // With Stripe connected, it makes the SetupIntent of its "add a card" (and the customer's Stripe customer, once: a write).
+  {
+    ...pageRoute('portalPage', 'GET', '/pages/portal/{token}', 'portal', 'The customer portal (HTML)'),
+    request: { path: pageTokenPath, query: portalPageQuery }, indexes: ['gsi1', 'gsi2', 'gsi3'], writes: true,
+  },
   pageRoute('portalAddCard', 'POST', '/pages/portal/{token}/payment-methods', 'portal-add-card', 'Save a card from the portal (form)', addCardForm),
   pageRoute('portalMakeDefault', 'POST', '/pages/portal/{token}/payment-methods/default', 'portal-make-default', 'Choose the default payment method from the portal (form)', paymentMethodForm),
   pageRoute('portalRemoveCard', 'POST', '/pages/portal/{token}/payment-methods/remove', 'portal-remove-card', 'Remove a payment method from the portal (form)', paymentMethodForm),
+  {
+    id: 'pagesStripeScript', method: 'GET', path: '/pages/assets/stripe-payment.js', handler: 'functions/pages/stripe-script.ts', scope: 'public', tag: TAG,
+    summary: 'The hosted pages\' script for Stripe\'s Payment Element (JavaScript)', request: {}, response: { status: 200, schema: pageScriptResource },
+  },
   {
     id: 'createPortalSession', method: 'POST', path: '/v1/customers/{id}/portal-sessions', handler: 'functions/pages/create-portal-session.ts',
     scope: 'write', tag: TAG, summary: 'Open a customer portal session: a link to the customer\'s portal, valid one hour',

@@ -30,10 +30,23 @@ const STYLE_HASH = `'sha256-${createHash('sha256').update(PAGE_CSS).digest('base
 export const frameAncestors = (): string => process.env.PAGES_FRAME_ANCESTORS?.trim() || "'none'";
 
 /**
- * The headers of every page (docs/hosted-pages.md, "Security"): a strict Content-Security-Policy (nothing but this
- * page's own inline CSS and same-origin images and form posts), no Referer to another origin (the URL is a credential), no caching.
+ * What a page with Stripe's Payment Element adds, as Stripe documents it for Stripe.js (docs/payments.md, "The
+ * hosted pages with Stripe"): its script from js.stripe.com, its frames (the element, 3-D Secure) from js.stripe.com
+ * and hooks.stripe.com, its calls to api.stripe.com; and the page's own script file ('self': the API serves nothing
+ * else a browser would run, its JSON is `nosniff`). No inline script, no other origin.
  */
-export function pageHeaders(): Record<string, string> {
+export const STRIPE_PAGE_SOURCES = [
+  "script-src 'self' https://js.stripe.com https://*.js.stripe.com",
+  'frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com',
+  'connect-src https://api.stripe.com',
+];
+
+/**
+ * The headers of every page (docs/hosted-pages.md, "Security"): a strict Content-Security-Policy (nothing but this
+ * page's own inline CSS and same-origin images and form posts; with `stripe`, Stripe.js and the page's script
+ * file), no Referer to another origin (the URL is a credential), no caching.
+ */
+export function pageHeaders(options: { stripe?: boolean } = {}): Record<string, string> {
   const ancestors = frameAncestors();
   return {
     'content-type': 'text/html; charset=utf-8',
@@ -44,6 +57,7 @@ export function pageHeaders(): Record<string, string> {
       "form-action 'self'",
       "base-uri 'none'",
       `frame-ancestors ${ancestors}`,
+      ...(options.stripe ? STRIPE_PAGE_SOURCES : []),
     ].join('; '),
     ...(ancestors === "'none'" && { 'x-frame-options': 'DENY' }),
     'referrer-policy': 'same-origin',
@@ -59,7 +73,9 @@ export interface Layout {
   title: string;
   body: Markup;
   footer?: string;
+  /** External scripts (the pages' CSP must allow them: pageHeaders `stripe`). */
+  scripts?: string[];
 }
 
-export const document = ({ language, title, body, footer }: Layout): string =>
-  `<!doctype html>${html`<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow"><title>${title}</title><style>${new Markup(PAGE_CSS)}</style></head><body><main id="main">${body}</main>${footer ? html`<footer>${footer}</footer>` : ''}</body></html>`}`;
+export const document = ({ language, title, body, footer, scripts = [] }: Layout): string =>
+  `<!doctype html>${html`<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow"><title>${title}</title><style>${new Markup(PAGE_CSS)}</style>${scripts.map((src) => html`<script src="${src}" defer></script>`)}</head><body><main id="main">${body}</main>${footer ? html`<footer>${footer}</footer>` : ''}</body></html>`}`;

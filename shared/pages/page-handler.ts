@@ -16,8 +16,8 @@ import { messagePage } from './views/message';
 import type { Notice } from './notices';
 import type { ViewContext } from './views/parts';
 
-/** A page answer: the markup with the pages' security headers (CSP, frame-ancestors, no-store…). */
-export const page = (status: number, markup: string): WebResponse => html(status, markup, pageHeaders());
+/** A page answer: the markup with the pages' security headers (CSP, frame-ancestors, no-store…); `stripe`: Stripe.js allowed. */
+export const page = (status: number, markup: string, options: { stripe?: boolean } = {}): WebResponse => html(status, markup, pageHeaders(options));
 
 export const viewContext = (language: Language, timeZone = 'UTC'): ViewContext => ({ t: translator(language), f: formatterFor(language, timeZone) });
 

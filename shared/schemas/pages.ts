@@ -5,7 +5,19 @@ import { id, object, out, resource, text, type Schema } from './common';
 export const pageTokenPath: Schema = object({ token: text(400, 1) }, ['token']);
 
 /** `?notice=`: what the page says after one of its forms (a fixed list, shared/pages/notices.ts). */
-export const pageQuery: Schema = object({ notice: { type: 'string', enum: NOTICE_NAMES } });
+const notice: Schema = { type: 'string', enum: NOTICE_NAMES };
+export const pageQuery: Schema = object({ notice });
+
+/** The portal's: also what Stripe adds when it returns from a SetupIntent's redirect (ignored: its webhook saves the method). */
+export const portalPageQuery: Schema = object({ notice, setup_intent: text(100), setup_intent_client_secret: text(200), redirect_status: text(40) });
+
+/** What Stripe adds to a return URL (ignored: the server asks Stripe), and a notice. */
+export const pageReturnQuery: Schema = object({
+  payment_intent: text(100), payment_intent_client_secret: text(200), redirect_status: text(40),
+});
+
+/** The pages' script file. */
+export const pageScriptResource: Schema = { type: 'string', contentMediaType: 'text/javascript', description: 'The script (JavaScript).' };
 
 /** A page: HTML (text/html; charset=utf-8), its CSS inlined, no script. */
 export const pageResource: Schema = { type: 'string', contentMediaType: 'text/html', description: 'The page (HTML).' };

@@ -9,6 +9,7 @@ import { findPaymentMethod } from '../payment-methods/payment-methods';
 import { audienceOf, type Audience } from './audience';
 import { findLinkedInvoice } from './linked-invoice';
 import { submitOnce, type Submission } from './page-effect';
+import { pageStripe, pendingAuthentication, type PendingAuthentication } from './stripe-page';
 
 export { documentUnavailable, findLinkedInvoice } from './linked-invoice';
 
@@ -23,6 +24,12 @@ export interface InvoicePage {
   chargeInProgress: boolean;
   /** The latest failed payment, while the invoice is in `error`. */
   lastFailure: PaymentTransaction | null;
+  /** Stripe connected: a new card goes through Stripe's Payment Element, else the sandbox form. */
+  stripe: { publishableKey: string } | null;
+  /** A charge neither paid nor failed yet: Stripe is processing it, or it awaits the customer's authentication. */
+  pending: 'processing' | 'authentication_required' | null;
+  /** The authentication (3-D Secure) the page can complete now. */
+  authentication: PendingAuthentication | null;
 }
 
 export async function invoicePage(ctx: Ctx, id: string, generation: number): Promise<InvoicePage> {
@@ -31,6 +38,7 @@ export async function invoicePage(ctx: Ctx, id: string, generation: number): Pro
   const methodId = item.payment_method_id ?? audience.customer.current_payment_method_id;
   const savedMethod = methodId ? await findPaymentMethod(ctx, item.customer_id, methodId).catch(() => null) : null;
   const failures = item.status === 'error' ? item.transactions.filter((t) => t.type === 'payment' && t.status === 'failed') : [];
+  const [stripe, authentication] = await Promise.all([pageStripe(ctx), pendingAuthentication(ctx, item)]);
   return {
     invoice: toInvoice(item),
     audience,
@@ -38,6 +46,9 @@ export async function invoicePage(ctx: Ctx, id: string, generation: number): Pro
     payable: item.type === 'invoice' && canMove(item, 'charge') && item.amount_due > 0,
     chargeInProgress: !!item.charge_attempt,
     lastFailure: failures.at(-1) ?? null,
+    stripe,
+    pending: item.pending_charge?.reason ?? null,
+    authentication,
   };
 }
 
@@ -62,12 +73,14 @@ export type PayChoice = { method: 'saved' } | { method: 'card'; token: string };
 /**
  * The pay button: charges the amount due through the very function of `POST /v1/invoices/{id}/charge` (claim,
  * provider, outcome), once per submitted form (page-effect.ts), unless the invoice was declined too often lately. A new card is first saved for the customer (it does
- * not become the default unless the customer has none, as `POST …/payment-methods` decides) and charged.
+ * not become the default unless the customer has none, as `POST …/payment-methods` decides) and charged. With Stripe
+ * connected, the token is the PaymentMethod the Payment Element made (a PaymentIntent per charge attempt, as always).
  */
 export async function payInvoiceFromPage(ctx: Ctx, item: InvoiceItem, choice: PayChoice, nonce: string): Promise<Submission<Invoice>> {
   return submitOnce(ctx, 'payInvoicePage', nonce, { invoice: item.id, ...choice }, async () => {
     assertFewDeclines(ctx, item);
-    const method = choice.method === 'card' ? await createPaymentMethod(ctx, item.customer_id, { token: choice.token }) : undefined;
+    const provider = (await pageStripe(ctx)) ? 'stripe' : 'sandbox';
+    const method = choice.method === 'card' ? await createPaymentMethod(ctx, item.customer_id, { token: choice.token, provider }) : undefined;
     // The customer is on the page: on session (a 3-D Secure challenge can be answered there).
     return chargeInvoice(ctx, item.id, method?.id, undefined, true);
   });

@@ -6,14 +6,19 @@ import { listInvoices } from '../invoices/read';
 import { getCustomerUsage } from '../metering/customer-usage';
 import { activeSubscriptionsOf } from '../metering/customer-subscriptions';
 import type { PaymentMethod } from '../payment-methods/payment-method';
-import { createPaymentMethod } from '../payment-methods/create';
-import { deletePaymentMethod, listPaymentMethods } from '../payment-methods/payment-methods';
+import { createPaymentMethod, saveAttachedMethod } from '../payment-methods/create';
+import { paymentProvider } from '../payments/provider';
+import { listPaymentMethods } from '../payment-methods/payment-methods';
+import { removePaymentMethod } from '../payment-methods/remove';
 import { isMetered, unitNameOf } from '../subscriptions/metered';
 import { listSubscriptions } from '../subscriptions/read';
 import type { Subscription } from '../subscriptions/subscription';
 import { findCustomerWallet } from '../wallets/wallets';
 import { audienceOf, type Audience } from './audience';
 import { submitOnce, type Submission } from './page-effect';
+import { pageStripe } from './stripe-page';
+import { getItem } from '../../db/items';
+import { methodReferenceKey } from '../payment-methods/payment-method';
 import type { PortalSessionItem } from './portal-sessions';
 
 /** The most recent documents a portal lists (of each kind). */
@@ -86,6 +91,19 @@ export async function portalPage(ctx: Ctx, session: PortalSessionItem): Promise<
   };
 }
 
+/**
+ * A card from the portal's form: the sandbox's token, or with Stripe connected the PaymentMethod the Payment Element's
+ * SetupIntent attached. That one may be saved already, by Stripe's `setup_intent.succeeded` arriving first: then
+ * it is not saved twice.
+ */
+async function addCard(ctx: Ctx, customerId: string, token: string): Promise<unknown> {
+  if (!(await pageStripe(ctx))) return createPaymentMethod(ctx, customerId, { token });
+  const reference = methodReferenceKey(ctx, 'stripe', token);
+  if (await getItem(reference, true)) return null;
+  const attached = await paymentProvider('stripe').attach(token, { ctx, customerId });
+  return saveAttachedMethod(ctx, customerId, 'stripe', attached, { once: true, also: async () => ((await getItem(reference, true)) ? undefined : []) });
+}
+
 export type PortalAction =
   | { action: 'add_card'; token: string }
   | { action: 'make_default'; payment_method_id: string }
@@ -101,11 +119,11 @@ export async function portalAction(ctx: Ctx, session: PortalSessionItem, input: 
   return submitOnce(ctx, `portal_${input.action}`, nonce, { session: session.id, ...input }, async () => {
     switch (input.action) {
       case 'add_card':
-        return createPaymentMethod(ctx, customerId, { token: input.token });
+        return addCard(ctx, customerId, input.token);
       case 'make_default':
         return updateCustomer(ctx, customerId, { payment_method_id: input.payment_method_id });
       case 'remove':
-        return deletePaymentMethod(ctx, customerId, input.payment_method_id);
+        return removePaymentMethod(ctx, customerId, input.payment_method_id);
     }
   });
 }

@@ -56,6 +56,12 @@ export interface SaveOptions {
    * (undefined) means the method is not to be saved any more (the event was applied meanwhile), and null is answered.
    */
   also?: () => Promise<TransactItem[] | undefined>;
+  /**
+   * Saved only if this provider method is not saved yet (its reference item absent, checked in the transaction): two
+   * savers of one method (the portal's form and Stripe's `setup_intent.succeeded`) save it once; the other's `also`
+   * then finds the reference and answers null.
+   */
+  once?: boolean;
 }
 
 /** Saves a method the provider has attached (createPaymentMethod, or a provider's event): see createPaymentMethod. */
@@ -104,7 +110,7 @@ export async function saveAttachedMethod(
       counterUpdate(ctx, customerMethodsCounter(current.id), 1),
       // Fails when the customer changed its currency, lost it, was deleted or got a default meanwhile: retried.
       currencyLockItem(ctx, current.id, 'payment_method', currency, lock),
-      ...(attached.accountId ? [referencePut(ctx, item)] : []),
+      ...(attached.accountId ? [referencePut(ctx, item, options.once)] : []),
       ...also,
     ]);
     return toPaymentMethod(item, makeDefault ? id : current.current_payment_method_id);
@@ -115,11 +121,11 @@ export async function saveAttachedMethod(
 }
 
 /** The method's reference item (payment-method.ts), for a provider with accounts: its webhooks name the method so. */
-function referencePut(ctx: Ctx, item: PaymentMethodItem) {
+function referencePut(ctx: Ctx, item: PaymentMethodItem, once = false) {
   const reference: MethodReferenceItem = {
     ...methodReferenceKey(ctx, item.provider, item.provider_reference), _type: 'payment_method_reference', _version: 0, payment_method_id: item.id, customer_id: item.customer_id,
   };
-  return { Put: { TableName: tableName(), Item: reference } };
+  return { Put: { TableName: tableName(), Item: reference, ...(once && { ConditionExpression: 'attribute_not_exists(pk)' }) } };
 }
 
 function assertCurrency(customer: CustomerItem): string {

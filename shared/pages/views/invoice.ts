@@ -1,8 +1,10 @@
 import type { Address } from '../../domain/customers/customer';
 import type { InvoicePage } from '../../domain/pages/invoice-page';
+import type { PendingAuthentication } from '../../domain/pages/stripe-page';
 import type { MessageKey } from '../../i18n/catalog';
 import { document, html, type Markup } from '../html';
-import { cardField, csrfField, notice, statusBadge, type ViewContext } from './parts';
+import { STRIPE_JS_URL, stripeScriptPath } from '../stripe-script';
+import { cardField, csrfField, notice, statusBadge, stripeError, stripeFields, type ViewContext } from './parts';
 
 export interface InvoiceForms {
   /** The page's own path: forms post to `<path>/pay`, the PDF is `<path>/pdf`. */
@@ -15,6 +17,12 @@ export interface InvoiceForms {
 const address = (a: Address | null): Markup =>
   a ? html`${[a.line1, a.line2, [a.zip, a.city].filter(Boolean).join(' '), a.state, a.country].filter(Boolean).map((l) => html`${l}<br>`)}` : html``;
 
+/** What the customer is told of a decline: the sandbox's error types, and Stripe's decline codes. */
+const DECLINE_REASONS: Record<string, MessageKey> = {
+  payment_method_declined: 'decline.payment_method_declined', generic_decline: 'decline.payment_method_declined', card_declined: 'decline.payment_method_declined',
+  declined: 'decline.declined', insufficient_funds: 'decline.declined',
+};
+
 const TITLE: Record<string, MessageKey> = { invoice: 'doc.invoice', credit_note: 'doc.credit_note', document: 'doc.document' };
 
 function paySection(view: ViewContext, page: InvoicePage, forms: InvoiceForms): Markup {
@@ -23,10 +31,12 @@ function paySection(view: ViewContext, page: InvoicePage, forms: InvoiceForms): 
   if (invoice.type !== 'invoice') return html``;
   if (invoice.status === 'paid') return notice(t('pay.paid'), 'ok');
   if (page.chargeInProgress) return notice(t('pay.in_progress'));
-  if (!page.payable) return invoice.amount_due === 0 ? notice(t('pay.nothing_due')) : notice(t('pay.not_payable'));
   const amount = f.money(invoice.amount_due, invoice.currency);
+  if (page.authentication && page.stripe) return authenticationSection(view, page.stripe.publishableKey, page.authentication, forms, amount);
+  if (page.pending) return notice(t('pay.in_progress'));
+  if (!page.payable) return invoice.amount_due === 0 ? notice(t('pay.nothing_due')) : notice(t('pay.not_payable'));
   const failure = page.lastFailure;
-  const reasonKey: MessageKey = failure?.error_type === 'payment_method_declined' || failure?.error_type === 'declined' ? `decline.${failure.error_type}` : 'decline.other';
+  const reasonKey: MessageKey = DECLINE_REASONS[failure?.error_type ?? ''] ?? 'decline.other';
   return html`
   <section aria-labelledby="pay-title">
     <h2 id="pay-title">${t('pay.title')}</h2>
@@ -37,12 +47,37 @@ function paySection(view: ViewContext, page: InvoicePage, forms: InvoiceForms): 
       <p>${savedMethod.card ? t('pay.with_saved', { brand: savedMethod.card.brand.toUpperCase(), last4: savedMethod.card.last4 }) : t('pay.with_saved_sepa', { last4: savedMethod.sepa_debit?.last4 ?? '' })}</p>
       <button type="submit">${t('pay.submit', { amount })}</button>
     </form>` : ''}
+    ${page.stripe ? html`
+    <form id="stripe-pay" method="post" action="${forms.path}/pay" data-stripe-key="${page.stripe.publishableKey}" data-amount="${invoice.amount_due}" data-currency="${invoice.currency.toLowerCase()}">
+      ${csrfField(forms.payToken)}<input type="hidden" name="method" value="card"><input type="hidden" name="token" value="">
+      <fieldset><legend>${t('pay.new_card')}</legend>${stripeFields(view)}</fieldset>
+      ${stripeError}
+      <button type="submit"${savedMethod ? html` class="secondary"` : ''}>${t('pay.submit', { amount })}</button>
+    </form>` : html`
     <form method="post" action="${forms.path}/pay">
       ${csrfField(forms.payToken)}<input type="hidden" name="method" value="card">
       <fieldset><legend>${t('pay.new_card')}</legend>
         ${cardField(view, 'pay-card')}
       </fieldset>
       <button type="submit"${savedMethod ? html` class="secondary"` : ''}>${t('pay.submit', { amount })}</button>
+    </form>`}
+  </section>`;
+}
+
+/**
+ * A charge awaiting 3-D Secure: the button runs Stripe's authentication on the existing PaymentIntent (the page's
+ * script), then returns to `<path>/return`, where the server learns the outcome from Stripe. Without the script the
+ * form still goes there, and the page says what Stripe says.
+ */
+function authenticationSection({ t }: ViewContext, publishableKey: string, authentication: PendingAuthentication, forms: InvoiceForms, amount: string): Markup {
+  return html`
+  <section aria-labelledby="pay-title">
+    <h2 id="pay-title">${t('pay.title')}</h2>
+    <form id="stripe-action" method="get" action="${forms.path}/return" data-stripe-key="${publishableKey}" data-client-secret="${authentication.clientSecret}"
+      data-payment-method="${authentication.paymentMethod ?? ''}" data-return="${forms.path}/return">
+      <p>${t('pay.authenticate', { amount })}</p>
+      ${stripeError}
+      <button type="submit">${t('pay.authenticate_submit')}</button>
     </form>
   </section>`;
 }
@@ -93,5 +128,7 @@ export function invoiceView(view: ViewContext, page: InvoicePage, forms: Invoice
   ${invoice.custom_note ? html`<h2>${t('doc.note')}</h2><p class="pre">${invoice.custom_note}</p>` : ''}
   <p><a href="${forms.path}/pdf" download>${t('doc.download_pdf')}</a></p>
   ${paySection(view, page, forms)}`;
-  return document({ language: f.language, title, body, footer: t('page.secure_footer', { seller: invoice.seller.trade_name ?? invoice.seller.name }) });
+  // Stripe.js on the whole page when Stripe is connected, as Stripe asks (its fraud signals), with the page's script.
+  const scripts = page.stripe ? [STRIPE_JS_URL, stripeScriptPath(forms.path)] : [];
+  return document({ language: f.language, title, body, scripts, footer: t('page.secure_footer', { seller: invoice.seller.trade_name ?? invoice.seller.name }) });
 }

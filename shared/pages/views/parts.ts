@@ -22,6 +22,12 @@ export const cardField = ({ t }: ViewContext, id: string, required = true): Mark
   <input type="text" id="${id}" name="token" autocomplete="off" spellcheck="false" ${required ? html`required` : ''} aria-describedby="${id}-help">
   <p class="help" id="${id}-help">${t('pay.card_help')}</p>`;
 
+/** Where Stripe's Payment Element mounts (the page's script), and what it is. */
+export const stripeFields = ({ t }: ViewContext): Markup => html`<div data-payment-element></div><p class="help">${t('pay.card_stripe_help')}</p>`;
+
+/** Where the page's script says what Stripe refused (the card, the authentication), hidden until then. */
+export const stripeError = html`<div class="notice error" role="alert" data-stripe-error hidden></div>`;
+
 export const statusBadge = ({ t }: ViewContext, status: string, prefix: 'invoice_status' | 'subscription_status'): Markup => {
   const key = `${prefix}.${status}` as MessageKey;
   return html`<span class="status status-${status}">${t(key)}</span>`;

@@ -2,7 +2,8 @@ import type { Invoice } from '../../domain/invoices/invoice';
 import { canMove } from '../../domain/invoices/transitions';
 import type { PortalPage } from '../../domain/pages/portal';
 import { document, html, type Markup } from '../html';
-import { cardField, csrfField, notice, statusBadge, type ViewContext } from './parts';
+import { STRIPE_JS_URL, stripeScriptPath } from '../stripe-script';
+import { cardField, csrfField, notice, statusBadge, stripeError, stripeFields, type ViewContext } from './parts';
 
 export interface PortalForms {
   path: string;
@@ -10,6 +11,8 @@ export interface PortalForms {
   tokens: { add_card: string; make_default: string; remove: string };
   expiresAt: string;
   flash?: { text: string; kind: 'ok' | 'error' | 'info' };
+  /** Stripe connected: "add a card" confirms this SetupIntent with the Payment Element, else the sandbox form. */
+  stripe?: { publishableKey: string; clientSecret: string } | null;
 }
 
 /** A document of the list: its own page (its capability link), its PDF, and a pay link while something is due. */
@@ -56,11 +59,18 @@ export function portalView(view: ViewContext, page: PortalPage, forms: PortalFor
       <form method="post" action="${forms.path}/payment-methods/remove">${csrfField(forms.tokens.remove)}<input type="hidden" name="payment_method_id" value="${m.id}">
         <button type="submit" class="secondary" aria-label="${t('portal.remove')}: ${card}">${t('portal.remove')}</button></form></li>`;
   }))}
+  ${forms.stripe ? html`
+  <form id="stripe-card" method="post" action="${forms.path}/payment-methods" data-stripe-key="${forms.stripe.publishableKey}" data-client-secret="${forms.stripe.clientSecret}" data-return="${forms.path}">
+    ${csrfField(forms.tokens.add_card)}<input type="hidden" name="token" value="">
+    <fieldset><legend>${t('portal.add_card')}</legend>${stripeFields(view)}</fieldset>
+    ${stripeError}
+    <button type="submit">${t('portal.add_card_submit')}</button>
+  </form>` : html`
   <form method="post" action="${forms.path}/payment-methods">
     ${csrfField(forms.tokens.add_card)}
     <fieldset><legend>${t('portal.add_card')}</legend>${cardField(view, 'portal-card')}</fieldset>
     <button type="submit">${t('portal.add_card_submit')}</button>
-  </form>
+  </form>`}
 
   <h2>${t('portal.balances')}</h2>
   ${list(view, [
@@ -70,5 +80,6 @@ export function portalView(view: ViewContext, page: PortalPage, forms: PortalFor
 
   <h2>${t('portal.usage')}</h2>
   ${list(view, page.usage.map((u) => html`<li>${t('portal.usage_line', { product: u.product, value: f.number(u.value), unit: u.unit, date: f.date(u.since) })}</li>`))}`;
-  return document({ language: f.language, title, body, footer: t('page.secure_footer', { seller: page.audience.sellerName }) });
+  const scripts = forms.stripe ? [STRIPE_JS_URL, stripeScriptPath(forms.path)] : [];
+  return document({ language: f.language, title, body, scripts, footer: t('page.secure_footer', { seller: page.audience.sellerName }) });
 }

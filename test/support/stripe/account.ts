@@ -92,6 +92,20 @@ export class StandInAccount {
     return method;
   }
 
+  /**
+   * Stripe.js's `createPaymentMethod` from the Payment Element: a new, unattached `pm_…` of the test method the
+   * stand-in element was given (`test_method`, a stand-in parameter: the real element sends the card's number).
+   */
+  createPaymentMethod(form: Form): Stripe.PaymentMethod {
+    const name = text(form, 'test_method') ?? '';
+    const test = TEST_METHODS[name];
+    if (!test) throw invalid(`Your card number is incorrect ('${name}' is no test method the stand-in knows).`, 'card[number]', 'incorrect_number');
+    const method = paymentMethodObject(stripeId('pm'), test, { created: this.now(), livemode: this.livemode });
+    this.paymentMethods.set(method.id, method);
+    this.outcomes.set(method.id, test.outcome);
+    return method;
+  }
+
   /** The customer (or the merchant, in Stripe's dashboard) removes the method: it is no one's any more. */
   detachPaymentMethod(id: string): Stripe.PaymentMethod {
     return Object.assign(this.paymentMethod(id), { customer: null });
@@ -129,6 +143,7 @@ export class StandInAccount {
   /** Stripe.js confirmed the SetupIntent with a test method: a new method of its behaviour, attached to its customer. */
   confirmSetupIntent(id: string, testMethod: string): Stripe.SetupIntent {
     const intent = this.setupIntent(id);
+    if (intent.status !== 'requires_payment_method') throw invalid(`This SetupIntent's status is ${intent.status}; it cannot be confirmed.`, undefined, 'setup_intent_unexpected_state');
     const method = this.attachPaymentMethod(testMethod, { customer: intent.customer as string });
     return Object.assign(intent, { status: 'succeeded', payment_method: method.id });
   }
@@ -140,6 +155,8 @@ export class StandInAccount {
     if (!currency || !/^[a-z]{3}$/.test(currency)) throw invalid('Missing required param: currency.', 'currency', 'parameter_missing');
     // Stripe's minimum charge in the currencies the tests use (0.50).
     if (['eur', 'usd'].includes(currency) && amount < 50) throw invalid(`Amount must be at least 0.50 ${currency}`, 'amount', 'amount_too_small');
+    // Stripe's three-decimal currencies: the last digit must be 0 (docs.stripe.com/currencies).
+    if (['bhd', 'jod', 'kwd', 'omr', 'tnd'].includes(currency) && amount % 10 !== 0) throw invalid(`Invalid amount: ${currency} amounts must be divisible by 10.`, 'amount', 'parameter_invalid_integer');
     const customer = text(form, 'customer') ?? null;
     if (customer) this.customer(customer);
     const methodId = text(form, 'payment_method') ?? null;

@@ -4,6 +4,7 @@ import { connectedStripe } from '../../payment-providers/connect';
 import { ChargeOutcomeUnknown } from '../errors';
 import type { ChargeInput, ChargeResult } from '../provider';
 import { stripeCustomerOf } from './customers';
+import { stripeAmountRefusal } from './amounts';
 import { atStripe, isStripeError } from './errors';
 
 /** Stripe's fee for the charge, from its balance transaction (expanded with the PaymentIntent). */
@@ -42,6 +43,8 @@ export function outcomeOf(intent: Stripe.PaymentIntent): ChargeResult {
 export async function chargeWithStripe(input: ChargeInput): Promise<ChargeResult> {
   if (!input.owner) throw new Error('A Stripe charge needs the workspace and customer it is for.');
   const { ctx, customerId } = input.owner;
+  const refusal = stripeAmountRefusal(input.amount, input.currency);
+  if (refusal) return { status: 'failed', providerId: '', errorType: 'amount_precision_unsupported', message: refusal };
   const { connection, stripe } = await connectedStripe(ctx);
   if (input.accountId && input.accountId !== connection.account_id) {
     return { status: 'failed', providerId: '', errorType: 'payment_method_unavailable', message: 'The payment method was saved in another Stripe account than the one connected now.' };

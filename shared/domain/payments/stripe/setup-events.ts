@@ -25,6 +25,7 @@ export async function applySetupIntent(ctx: Ctx, stripe: Stripe, intent: Stripe.
   let outcome: 'recorded' | 'nothing' | 'duplicate' = 'recorded';
   try {
     await saveAttachedMethod(ctx, customerId, 'stripe', savedMethod(method, accountId), {
+      once: true,
       also: async () => {
         if (await getItem(event.key, true)) outcome = 'duplicate';
         else if (await getItem(referenceKey, true)) outcome = 'nothing';
