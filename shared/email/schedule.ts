@@ -9,10 +9,10 @@ import type { EntityItem } from '../domain/invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../domain/invoicing-entities/read';
 import { deliveryQueue } from '../domain/webhooks/delivery-queue';
 import { insertEmail, newEmail, recipientsOf, type EmailDraft } from './create';
-import { emailId, emailKey, emailSettingsOf, type EmailItem, type EmailKind, type SkipReason } from './email-item';
+import { emailId, emailKey, emailSettingsOf, type EmailItem, type SkipReason } from './email-item';
 import { markInvoiceEmail } from './invoice-email-status';
 import { EVENT_EMAILS } from './kinds';
-import type { EventEmail } from './kinds/kind';
+import type { EventData } from './kinds/kind';
 import { emailsEnabled } from './transport';
 
 /** Which events become which email (docs/emails.md, "What is sent when"). */
@@ -40,7 +40,7 @@ export async function scheduleEmails(ctx: Ctx, message: MessageItem): Promise<vo
   const kind = KIND_OF_EVENT[message.payload.event_type];
   if (!kind) return;
   const id = emailId(message.event_id);
-  const data = message.payload.data as Record<string, any>;
+  const data = message.payload.data as EventData;
   const target = EVENT_EMAILS[kind].target(data, id);
   if (!target) return;
   const { entity_id, recipients, ...refs } = target;
@@ -54,7 +54,7 @@ export async function scheduleEmails(ctx: Ctx, message: MessageItem): Promise<vo
     event_id: message.event_id,
     ...refs,
     ...addressees,
-    skipped_reason: skipReason(kind, EVENT_EMAILS[kind], data, addressees.to, customer, entity),
+    skipped_reason: skipReason(kind, data, addressees.to, customer, entity),
     created_at: message.created_at,
   });
   await markInvoiceEmail(ctx, email);
@@ -62,11 +62,11 @@ export async function scheduleEmails(ctx: Ctx, message: MessageItem): Promise<vo
 }
 
 /** Why an event's email is not sent, if it is not: the same for every kind, then the kind's own reasons. */
-function skipReason(kind: EmailKind, decided: EventEmail, data: Record<string, any>, to: string | null, customer: CustomerItem | null, entity: EntityItem | null): SkipReason | null {
+function skipReason(kind: keyof typeof EVENT_EMAILS, data: EventData, to: string | null, customer: CustomerItem | null, entity: EntityItem | null): SkipReason | null {
   if (!to || !customer) return 'no_recipient';
   if (!entity?.email_from) return 'no_sender';
   if (!emailSettingsOf(entity.email_settings)[kind]) return 'kind_off';
-  return decided.skip?.(data, customer, entity) ?? null;
+  return EVENT_EMAILS[kind].skip?.(data, customer, entity) ?? null;
 }
 
 async function ensureEmail(ctx: Ctx, draft: EmailDraft): Promise<EmailItem> {

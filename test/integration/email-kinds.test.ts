@@ -225,6 +225,10 @@ describe('the card expiring', () => {
   it('is emailed once, 30 days before the end of its expiry month, with a portal link (fr)', async () => {
     const buyer = await customer('fr', 'ap-card@buyer.test');
     const method = await saveCard(buyer.id, 'tok_visa');
+    // A card deleted before its notice date is told nothing.
+    const gone = await customer('fr', 'ap-card-gone@buyer.test');
+    const deleted = await saveCard(gone.id, 'tok_visa');
+    expect((await client.delete(`/v1/customers/${gone.id}/payment-methods/${deleted.id}`)).status).toBe(200);
     const { exp_month, exp_year } = method.card;
     const ends = Date.UTC(exp_year, exp_month, 1);
     clock.setOffset(ends - 31 * DAY - Date.now());
@@ -240,6 +244,7 @@ describe('the card expiring', () => {
     expect(textPart(mail)).toContain(`Votre carte visa se terminant par 4242, enregistrée chez Acme SAS, expire le 31 décembre ${exp_year}.`);
     await opens(linkOf(mail));
     expect(await emailsOf(`customer_id=${buyer.id}&type=card_expiring`)).toMatchObject([{ payment_method_id: method.id, status: 'sent' }]);
+    expect(env.mailsTo('ap-card-gone@buyer.test')).toEqual([]);
     clock.setOffset(0);
   }, 120_000);
 });

@@ -15,10 +15,13 @@ export interface EmailTarget extends EmailRefs {
   recipients?: Pick<EmailItem, 'to' | 'cc'>;
 }
 
+/** An event's data: the resource as the API returns it (read loosely: each kind checks what it needs). */
+export type EventData = Record<string, any>;
+
 /** How one kind is decided from its event: the target (undefined: the event calls for no email), and a reason of its own not to send it. */
 export interface EventEmail {
-  target(data: Record<string, any>, emailId: string): EmailTarget | undefined;
-  skip?(data: Record<string, any>, customer: CustomerItem, entity: EntityItem): SkipReason | null;
+  target(data: EventData, emailId: string): EmailTarget | undefined;
+  skip?(data: EventData, customer: CustomerItem, entity: EntityItem): SkipReason | null;
 }
 
 export interface Wording {
