@@ -6,7 +6,7 @@ import { findCustomerItem } from '../domain/customers/read';
 import { findEntityItem } from '../domain/invoicing-entities/read';
 import { emailContent } from './content';
 import { messageIdHeader, type EmailItem } from './email-item';
-import { RENDER } from './kinds';
+import { RENDER } from './kinds/render';
 import type { RawEmail } from './transport';
 
 /**

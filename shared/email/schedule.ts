@@ -11,7 +11,7 @@ import { deliveryQueue } from '../domain/webhooks/delivery-queue';
 import { insertEmail, newEmail, recipientsOf, type EmailDraft } from './create';
 import { emailId, emailKey, emailSettingsOf, type EmailItem, type SkipReason } from './email-item';
 import { markInvoiceEmail } from './invoice-email-status';
-import { EVENT_EMAILS } from './kinds';
+import { EVENT_EMAILS } from './kinds/decide';
 import type { EventData } from './kinds/kind';
 import { emailsEnabled } from './transport';
 

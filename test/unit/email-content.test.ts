@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { emailContent, type EmailMessage } from '../../shared/email/content';
 import { EMAIL_KINDS, type EmailKind } from '../../shared/email/email-item';
-import { INVOICE_EMAILS, invoiceMessage, type InvoiceKind } from '../../shared/email/kinds/invoices';
+import { INVOICE_KINDS, invoiceMessage, type InvoiceKind } from '../../shared/email/kinds/invoices';
 import type { Wording } from '../../shared/email/kinds/kind';
 import { cardMessage, portalMessage, trialMessage } from '../../shared/email/kinds/notices';
 import { quoteMessage } from '../../shared/email/kinds/quotes';
@@ -23,7 +23,7 @@ const QUOTE = 'https://pay.example.com/pages/quotes/q.sig';
 
 /** Each kind's message about a sample document, and the one link it must carry. */
 const sample = (kind: EmailKind, wording: Wording, createdAt = '2026-01-10T00:00:00.000Z'): [EmailMessage, string] => {
-  if (kind in INVOICE_EMAILS) return [invoiceMessage(kind as InvoiceKind, invoice, wording, { created_at: createdAt }), invoice.public_url];
+  if ((INVOICE_KINDS as readonly string[]).includes(kind)) return [invoiceMessage(kind as InvoiceKind, invoice, wording, { created_at: createdAt }), invoice.public_url];
   if (kind === 'quote_sent') return [quoteMessage({ number: 'Q-42', amount: 12_000, currency: 'EUR', sent_message: 'Hello\nsee you' }, QUOTE, wording), QUOTE];
   if (kind === 'trial_ending') return [trialMessage('2026-01-31T00:00:00.000Z', PORTAL, wording), PORTAL];
   if (kind === 'card_expiring') return [cardMessage({ brand: 'visa', last4: '4242', exp_month: 1, exp_year: 2026 }, PORTAL, wording), PORTAL];

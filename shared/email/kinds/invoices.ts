@@ -2,40 +2,17 @@ import type { Ctx } from '../../context';
 import type { Invoice } from '../../domain/invoices/invoice';
 import { getInvoice } from '../../domain/invoices/read';
 import type { EmailMessage } from '../content';
-import { emailSettingsOf, type EmailItem } from '../email-item';
-import type { Attachment, EventEmail, Render, Wording } from './kind';
+import type { EmailItem } from '../email-item';
+import type { Attachment, Render, Wording } from './kind';
 
 /*
- * The emails of an invoice or credit note: issued, paid, a reminder, a failed payment, an action required (3-D
- * Secure), a credit note issued. The link is the document's hosted page (`public_url`), a capability link.
+ * What the emails of an invoice or credit note say: issued, paid, a reminder, a failed payment, an action required
+ * (3-D Secure), a credit note issued. The link is the document's hosted page (`public_url`), a capability link.
  */
 
-const ofType = (type: Invoice['type']): EventEmail['target'] => (data) =>
-  data.type === type && data.id && data.customer_id && data.seller?.id ? { customer_id: data.customer_id, entity_id: data.seller.id, invoice_id: data.id } : undefined;
-
-/**
- * A failed collection attempt that also made a reminder (the customer gets reminders) is told once, by the reminder
- * (which says the charge failed), unless the entity switched reminders off: then by the payment-failed email.
- */
-const paymentFailed: EventEmail = {
-  target: ofType('invoice'),
-  skip: (data, customer, entity) => {
-    const dunning = data.dunning as Invoice['dunning'];
-    const reminded = !!dunning?.reminder && dunning.reminder.at === dunning.last_attempt_at;
-    return reminded && customer.invoice_reminders_enabled && emailSettingsOf(entity.email_settings).invoice_reminder ? 'in_reminder' : null;
-  },
-};
-
-export const INVOICE_EMAILS = {
-  invoice_issued: { target: ofType('invoice') },
-  invoice_paid: { target: ofType('invoice') },
-  invoice_reminder: { target: ofType('invoice'), skip: (_data, customer) => (customer.invoice_reminders_enabled ? null : 'reminders_off') },
-  payment_failed: paymentFailed,
-  payment_action_required: { target: ofType('invoice') },
-  credit_note_issued: { target: ofType('credit_note') },
-} satisfies Record<string, EventEmail>;
-
-export type InvoiceKind = keyof typeof INVOICE_EMAILS;
+/** The kinds about an invoice or a credit note (their decision from the event: decide.ts). */
+export const INVOICE_KINDS = ['invoice_issued', 'invoice_paid', 'invoice_reminder', 'payment_failed', 'payment_action_required', 'credit_note_issued'] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
 
 /** The values the invoice texts take. */
 function valuesOf(invoice: Invoice, { format, seller }: Wording, amount: number) {

@@ -4,25 +4,14 @@ import { findSubscriptionItem } from '../../domain/subscriptions/write';
 import { getItem } from '../../db/items';
 import type { CardDetails } from '../../domain/payments/provider';
 import type { EmailMessage } from '../content';
-import type { EventEmail, Render, Wording } from './kind';
-import { noticeSessionId, portalLinkOf } from './portal-link';
+import type { Render, Wording } from './kind';
+import { portalLinkOf } from './portal-link';
 
 /*
  * The customer's notices, each with a link to its billing portal (docs/emails.md): the trial ending
  * (`subscription.trial_ending`, 3 days before), a saved card expiring (`payment_method.expiring`, 30 days before the
  * end of its expiry month), and the portal link asked by `POST /v1/customers/{id}/portal-sessions` with `send_email`.
  */
-
-export const trialEnding: EventEmail = {
-  target: (data, emailId) =>
-    data.id && data.customer_id && data.invoicing_entity_id
-      ? { customer_id: data.customer_id, entity_id: data.invoicing_entity_id, subscription_id: data.id, portal_session_id: noticeSessionId(emailId) }
-      : undefined,
-};
-
-export const cardExpiring: EventEmail = {
-  target: (data, emailId) => (data.id && data.customer_id && data.card ? { customer_id: data.customer_id, payment_method_id: data.id, portal_session_id: noticeSessionId(emailId) } : undefined),
-};
 
 /** The trial's end, and the portal where the customer checks its payment method. */
 export function trialMessage(trialEndsAt: string | null | undefined, url: string, { t, format, seller }: Wording): EmailMessage {

@@ -8,9 +8,6 @@ import type { EmailItem } from '../email-item';
 /** How long the portal link of a notice (trial ending, card expiring) works: the customer may read it days later. */
 export const NOTICE_PORTAL_DAYS = 7;
 
-/** The portal session a notice's email carries: named after the email, so every attempt carries the same link. */
-export const noticeSessionId = (emailId: string): string => `ps_${emailId.slice('eml_'.length)}`;
-
 /**
  * The portal link of an email: its session (created with the first attempt of a notice, from the email's creation,
  * for NOTICE_PORTAL_DAYS; a portal_link email's session is the request's). Revoking the session

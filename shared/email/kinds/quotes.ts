@@ -1,18 +1,7 @@
 import { findQuoteItem } from '../../domain/quotes/read';
 import { quotePageUrl, type QuoteItem } from '../../domain/quotes/quote';
 import type { EmailMessage } from '../content';
-import type { EventEmail, Render, Wording } from './kind';
-
-/**
- * `quote.sent` (`POST /v1/quotes/{id}/send`): the quote to the address the send named (`sent_to`, with its message),
- * not the customer's billing address, with the quote's hosted page where it is read and signed.
- */
-export const quoteSent: EventEmail = {
-  target: (data) =>
-    data.id && data.customer_id && data.invoicing_entity_id
-      ? { customer_id: data.customer_id, entity_id: data.invoicing_entity_id, quote_id: data.id, recipients: { to: data.sent_to ?? null, cc: [] } }
-      : undefined,
-};
+import type { Render, Wording } from './kind';
 
 /** The quote's number and value, the sender's message, and the page where it is signed. */
 export function quoteMessage(quote: Pick<QuoteItem, 'number' | 'amount' | 'currency' | 'sent_message'>, url: string, { t, format, seller }: Wording): EmailMessage {
