@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { handler as streamHandler } from '../../functions/streams/events';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
@@ -13,6 +14,10 @@ import { pricedProduct } from '../support/subscriptions';
  * answering 200 through the local server; nothing for a kind switched off; a redelivered batch sends nothing more.
  * The 3-D Secure email needs Stripe: email-action-required.test.ts.
  */
+
+// Each test runs the stream, the scheduler and the sender to a real SMTP server, PDFs rendered: seconds each, more
+// on a loaded machine.
+jest.setTimeout(120_000);
 
 let api: TestApi;
 let client: Client;
@@ -246,7 +251,7 @@ describe('the card expiring', () => {
     expect(await emailsOf(`customer_id=${buyer.id}&type=card_expiring`)).toMatchObject([{ payment_method_id: method.id, status: 'sent' }]);
     expect(env.mailsTo('ap-card-gone@buyer.test')).toEqual([]);
     clock.setOffset(0);
-  }, 120_000);
+  });
 });
 
 describe('a redelivered stream batch', () => {
