@@ -32,8 +32,8 @@ import { resolveWorkerConcurrency, type WorkerConcurrency } from './worker-concu
 /** The project root: handler paths in the route table are relative to it. */
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-/** The routes that queue delivery jobs (a webhook message or an invoice email sent again): the only route functions allowed to send to SQS. */
-export const routesQueueingDeliveries: readonly string[] = ['retryWebhookMessage', 'sendInvoice'];
+/** The routes that queue delivery jobs (a webhook message, an invoice email sent again, a portal link emailed): the only route functions allowed to send to SQS. */
+export const routesQueueingDeliveries: readonly string[] = ['retryWebhookMessage', 'sendInvoice', 'createPortalSession'];
 
 export interface BillingStackProps extends StackProps {
   /** Default: the route table (functions/routes.ts). Tests pass longer lists to check how the stack scales. */

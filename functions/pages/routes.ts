@@ -2,7 +2,8 @@ import type { RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
 import { invoiceResource } from '../../shared/schemas/invoices';
 import {
-  addCardForm, pageQuery, pageResource, pageReturnQuery, pageScriptResource, pageTokenPath, payForm, paymentMethodForm, portalPageQuery, portalSessionPath, portalSessionResource, signForm,
+  addCardForm, pageQuery, pageResource, pageReturnQuery, pageScriptResource, pageTokenPath, payForm, paymentMethodForm, portalPageQuery, portalSessionCreateBody, portalSessionPath,
+  portalSessionResource, signForm,
 } from '../../shared/schemas/pages';
 import { quoteResource } from '../../shared/schemas/quotes';
 
@@ -50,8 +51,8 @@ export const pageRoutes: RouteDefinition[] = [
   },
   {
     id: 'createPortalSession', method: 'POST', path: '/v1/customers/{id}/portal-sessions', handler: 'functions/pages/create-portal-session.ts',
-    scope: 'write', tag: TAG, summary: 'Open a customer portal session: a link to the customer\'s portal, valid one hour',
-    request: { path: idPath }, response: { status: 201, schema: portalSessionResource },
+    scope: 'write', tag: TAG, summary: 'Open a customer portal session: a link to the customer\'s portal, valid one hour; with `send_email`, emailed to the customer',
+    request: { path: idPath, body: portalSessionCreateBody }, response: { status: 201, schema: portalSessionResource },
   },
   {
     id: 'revokePortalSession', method: 'DELETE', path: '/v1/customers/{id}/portal-sessions/{sessionId}', handler: 'functions/pages/revoke-portal-session.ts',

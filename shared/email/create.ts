@@ -1,11 +1,11 @@
 import type { Ctx } from '../context';
 import { tableName } from '../db/client';
 import { counterUpdate } from '../db/pagination';
-import { transactWrite } from '../db/transactions';
+import { transactWrite, type TransactItem } from '../db/transactions';
 import type { CustomerItem } from '../domain/customers/customer';
-import { EMAILS, newEmailKeys, type EmailItem } from './email-item';
+import { EMAILS, newEmailKeys, type EmailItem, type EmailRefs } from './email-item';
 
-export type EmailDraft = Pick<EmailItem, 'id' | 'kind' | 'event_id' | 'invoice_id' | 'customer_id' | 'to' | 'cc' | 'skipped_reason' | 'created_at'>;
+export type EmailDraft = EmailRefs & Pick<EmailItem, 'id' | 'kind' | 'event_id' | 'customer_id' | 'to' | 'cc' | 'skipped_reason' | 'created_at'>;
 
 /** A customer's addressees: `billing_email` (null: none) and `invoice_emails` in copy, without repeating the first. */
 export function recipientsOf(customer: CustomerItem | null): Pick<EmailItem, 'to' | 'cc'> {
@@ -35,5 +35,9 @@ export function newEmail(ctx: Ctx, draft: EmailDraft): EmailItem {
  * absence: a ConditionFailed means it exists already. Under an `Idempotency-Key` the transaction also records the
  * email as what the request created (docs/idempotency.md), so a replay finds it.
  */
-export const insertEmail = (ctx: Ctx, email: EmailItem): Promise<void> =>
-  transactWrite([{ Put: { TableName: tableName(), Item: email, ConditionExpression: 'attribute_not_exists(pk)' } }, counterUpdate(ctx, EMAILS, 1)]);
+export const insertEmail = (ctx: Ctx, email: EmailItem): Promise<void> => transactWrite(emailWrites(ctx, email));
+
+/** The writes of a new email (insertEmail), for a transaction that writes it with what it is about. */
+export const emailWrites = (ctx: Ctx, email: EmailItem): TransactItem[] => [
+  { Put: { TableName: tableName(), Item: email, ConditionExpression: 'attribute_not_exists(pk)' } }, counterUpdate(ctx, EMAILS, 1),
+];

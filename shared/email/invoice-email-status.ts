@@ -7,11 +7,13 @@ export const invoiceEmailStatusOf = (email: Pick<EmailItem, 'status' | 'skipped_
   email.skipped_reason === 'no_recipient' ? 'no_recipient' : email.status;
 
 /**
- * Marks the invoice with what became of an email, unless a later email of it marked it already (`email_order`: the
+ * Marks the invoice (or credit note) with what became of an email about it, unless a later email of it marked it already (`email_order`: the
  * email's creation time and id), so a retry of an old email finishing late does not hide a newer one. `_version` is
  * left alone: this is no change of the invoice a writer conditions on, and its stream record maps to no event.
  */
 export async function markInvoiceEmail(ctx: Ctx, email: Pick<EmailItem, 'invoice_id' | 'created_at' | 'id' | 'status' | 'skipped_reason'>): Promise<void> {
+  // Not about an invoice or a credit note; or a failed payment told by its reminder, whose email is the latest.
+  if (!email.invoice_id || email.skipped_reason === 'in_reminder') return;
   await updateUnlessDone({
     Key: invoiceKey(ctx, email.invoice_id),
     UpdateExpression: 'SET email_status = :status, email_order = :order',

@@ -2,7 +2,7 @@ import type { Ctx } from '../context';
 import { listPage, type Page } from '../db/pagination';
 import { emailFilters } from '../schemas/emails';
 import { buildFilter } from '../schemas/list-query';
-import { EMAILS, type EmailItem } from './email-item';
+import { EMAIL_REFS, EMAILS, type EmailItem } from './email-item';
 
 /** The public email: the item without its keys, lease and list fields; `type` is its kind. */
 export interface Email {
@@ -10,8 +10,13 @@ export interface Email {
   type: EmailItem['kind'];
   status: EmailItem['status'];
   skipped_reason: EmailItem['skipped_reason'];
-  invoice_id: string;
   customer_id: string;
+  /** What it is about, besides its customer (null: none). */
+  invoice_id: string | null;
+  quote_id: string | null;
+  subscription_id: string | null;
+  payment_method_id: string | null;
+  portal_session_id: string | null;
   event_id: string | null;
   to: string | null;
   cc: string[];
@@ -28,8 +33,8 @@ export const toEmail = (item: EmailItem): Email => ({
   type: item.kind,
   status: item.status,
   skipped_reason: item.skipped_reason,
-  invoice_id: item.invoice_id,
   customer_id: item.customer_id,
+  ...(Object.fromEntries(EMAIL_REFS.map((ref) => [ref, item[ref] ?? null])) as Record<(typeof EMAIL_REFS)[number], string | null>),
   event_id: item.event_id,
   to: item.to,
   cc: item.cc,

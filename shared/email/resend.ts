@@ -11,7 +11,7 @@ import type { EmailItem } from './email-item';
 import { markInvoiceEmail } from './invoice-email-status';
 import { toEmail, type Email } from './log';
 import { queueEmailAttempt } from './schedule';
-import { emailsEnabled } from './transport';
+import { assertAddressed, assertEmailsOn } from './sendable';
 
 /**
  * `POST /v1/invoices/{id}/send`: the invoice emailed again, as a new email of its own (its own id and Message-ID),
@@ -21,12 +21,11 @@ import { emailsEnabled } from './transport';
  */
 export async function resendInvoice(ctx: Ctx, invoiceId: string): Promise<Email> {
   const invoice = await findInvoiceItem(ctx, invoiceId);
-  if (!emailsEnabled()) throw new RuleViolation('emails_off', 'This deployment sends no email: EMAIL_TRANSPORT is not set (on AWS, the stack has no SES identity).');
+  assertEmailsOn();
   if (invoice.type !== 'invoice') throw new RuleViolation('not_an_invoice', `Only invoices are emailed; ${invoiceId} is a ${invoice.type}.`);
   if (invoice.number === null) throw new RuleViolation('invoice_not_issued', `The invoice ${invoiceId} is a ${invoice.status} invoice: validate it before sending it.`);
   const [customer, entity] = await Promise.all([findCustomerItem(ctx, invoice.customer_id), findEntityItem(ctx, invoice.seller.id)]);
-  if (!customer.billing_email) throw new RuleViolation('no_recipient', `The customer ${customer.id} has no billing_email: set one to send it the invoice.`);
-  if (!entity.email_from) throw new RuleViolation('no_sender', `The invoicing entity ${entity.id} has no email_from: set one to send its invoices.`);
+  assertAddressed(customer, entity);
   const email = newEmail(ctx, {
     id: newId('eml'),
     kind: invoice.status === 'paid' ? 'invoice_paid' : 'invoice_issued',

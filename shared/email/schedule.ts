@@ -4,21 +4,28 @@ import { writeUnlessDone } from '../db/transactions';
 import type { CustomerItem } from '../domain/customers/customer';
 import { findCustomerItem } from '../domain/customers/read';
 import type { MessageItem } from '../domain/events/messages';
-import type { Invoice } from '../domain/invoices/invoice';
 import { orNull } from '../domain/invoices/pdf/download';
 import type { EntityItem } from '../domain/invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../domain/invoicing-entities/read';
 import { deliveryQueue } from '../domain/webhooks/delivery-queue';
 import { insertEmail, newEmail, recipientsOf, type EmailDraft } from './create';
-import { emailId, emailKey, emailSettingsOf, type EmailItem, type EmailKind, type SkipReason } from './email-item';
+import { emailId, emailKey, emailSettingsOf, type EmailItem, type SkipReason } from './email-item';
 import { markInvoiceEmail } from './invoice-email-status';
+import { EVENT_EMAILS } from './kinds/decide';
+import type { EventData } from './kinds/kind';
 import { emailsEnabled } from './transport';
 
 /** Which events become which email (docs/emails.md, "What is sent when"). */
-const KIND_OF_EVENT: Partial<Record<string, EmailKind>> = {
+const KIND_OF_EVENT: Partial<Record<string, keyof typeof EVENT_EMAILS>> = {
   'invoice.ready': 'invoice_issued',
   'invoice.settled': 'invoice_paid',
   'invoice.reminder_due': 'invoice_reminder',
+  'invoice.payment_failed': 'payment_failed',
+  'invoice.payment_action_required': 'payment_action_required',
+  'credit_note.ready': 'credit_note_issued',
+  'quote.sent': 'quote_sent',
+  'subscription.trial_ending': 'trial_ending',
+  'payment_method.expiring': 'card_expiring',
 };
 
 /**
@@ -31,30 +38,35 @@ const KIND_OF_EVENT: Partial<Record<string, EmailKind>> = {
 export async function scheduleEmails(ctx: Ctx, message: MessageItem): Promise<void> {
   if (!emailsEnabled()) return;
   const kind = KIND_OF_EVENT[message.payload.event_type];
-  const invoice = message.payload.data as Partial<Invoice>;
-  if (!kind || invoice.type !== 'invoice' || !invoice.id || !invoice.customer_id || !invoice.seller?.id) return;
-  const [customer, entity] = await Promise.all([orNull(findCustomerItem(ctx, invoice.customer_id)), orNull(findEntityItem(ctx, invoice.seller.id))]);
+  if (!kind) return;
+  const id = emailId(message.event_id);
+  const data = message.payload.data as EventData;
+  const target = EVENT_EMAILS[kind].target(data, id);
+  if (!target) return;
+  const { entity_id, recipients, ...refs } = target;
+  const customer = await orNull(findCustomerItem(ctx, refs.customer_id));
+  const entityId = entity_id ?? customer?.invoicing_entity_id;
+  const entity = entityId ? await orNull(findEntityItem(ctx, entityId)) : null;
+  const addressees = recipients ?? recipientsOf(customer);
   const email = await ensureEmail(ctx, {
-    id: emailId(message.event_id),
+    id,
     kind,
     event_id: message.event_id,
-    invoice_id: invoice.id,
-    customer_id: invoice.customer_id,
-    ...recipientsOf(customer),
-    skipped_reason: skipReason(kind, customer, entity),
+    ...refs,
+    ...addressees,
+    skipped_reason: skipReason(kind, data, addressees.to, customer, entity),
     created_at: message.created_at,
   });
   await markInvoiceEmail(ctx, email);
   if (email.status === 'queued') await queueEmailAttempt(ctx, email);
 }
 
-/** Why an event's email is not sent, if it is not. */
-function skipReason(kind: EmailKind, customer: CustomerItem | null, entity: EntityItem | null): SkipReason | null {
-  if (!customer?.billing_email) return 'no_recipient';
+/** Why an event's email is not sent, if it is not: the same for every kind, then the kind's own reasons. */
+function skipReason(kind: keyof typeof EVENT_EMAILS, data: EventData, to: string | null, customer: CustomerItem | null, entity: EntityItem | null): SkipReason | null {
+  if (!to || !customer) return 'no_recipient';
   if (!entity?.email_from) return 'no_sender';
   if (!emailSettingsOf(entity.email_settings)[kind]) return 'kind_off';
-  if (kind === 'invoice_reminder' && !customer.invoice_reminders_enabled) return 'reminders_off';
-  return null;
+  return EVENT_EMAILS[kind].skip?.(data, customer, entity) ?? null;
 }
 
 async function ensureEmail(ctx: Ctx, draft: EmailDraft): Promise<EmailItem> {

@@ -46,4 +46,9 @@ export const portalSessionResource: Schema = resource({
   created_at: out.dateTime,
   expires_at: out.dateTime,
   revoked_at: out.nullableDateTime,
+  email_id: { ...out.nullableString, description: 'The email that carries the link to the customer (`send_email: true`), in GET /v1/emails; null when none was asked.' },
+});
+
+export const portalSessionCreateBody: Schema = object({
+  send_email: { type: 'boolean', default: false, description: "Also email the link to the customer's billing_email (docs/emails.md, portal_link)." },
 });

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { BillingStack } from '../../lib/billing-stack';
-import { deliveryConsumer, emailTransportEnv, streamHandler, workerTagKey } from '../../lib/event-pipeline';
+import { deliveryConsumer, deliveryQueueUrlEnv, emailTransportEnv, streamHandler, workerTagKey } from '../../lib/event-pipeline';
 import { routeTagKey } from '../../lib/route-function';
 
 /** Bundling skipped (DESIGN.md §12). */
@@ -57,11 +57,12 @@ describe('emails on AWS', () => {
     }
   });
 
-  test('POST /v1/invoices/{id}/send queues the email itself: it knows whether emails are on, and may not send any', () => {
-    const on = routeFunctionOf({ sesIdentity: 'mail.example.com' }, 'sendInvoice');
+  test.each(['sendInvoice', 'createPortalSession'])('%s queues its email itself: it knows whether emails are on, may queue, and may not send any', (routeId) => {
+    const on = routeFunctionOf({ sesIdentity: 'mail.example.com' }, routeId);
     expect(on.variables[emailTransportEnv]).toBe('ses');
+    expect(on.variables).toHaveProperty(deliveryQueueUrlEnv);
     expect(on.ses).toEqual([]);
-    expect(routeFunctionOf({}, 'sendInvoice').variables[emailTransportEnv]).toBeUndefined();
+    expect(routeFunctionOf({}, routeId).variables[emailTransportEnv]).toBeUndefined();
   });
 
   test('without one, no function may send email and none derives any', () => {

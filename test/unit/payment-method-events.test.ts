@@ -52,4 +52,15 @@ describe('mapChange: payment methods', () => {
     expect(mapChange(deleted() as never, { ...deleted(), _version: 2 } as never)).toEqual([]);
     expect(mapChange(method() as never, undefined)).toEqual([]);
   });
+
+  it('maps a card\'s expiry notice to payment_method.expiring once per expiry, is_default as it was then', () => {
+    const notice = (expiration_date: string, was_default: boolean) => ({ expiration_date, notified_at: t1, was_default });
+    const noticed = method({ expiry_notice: notice('2029-12', false), _version: 1, updated_at: t1 });
+    expect(mapChange(method() as never, noticed as never)).toEqual([{ type: 'payment_method.expiring', data: toPaymentMethod(noticed, null) }]);
+    expect(mapChange(method() as never, method({ expiry_notice: notice('2029-12', true) }) as never)[0]!.data).toMatchObject({ is_default: true });
+    // The same notice written again tells nothing; a renewed card's new expiry is told again.
+    expect(mapChange(noticed as never, { ...noticed, _version: 2 } as never)).toEqual([]);
+    const renewed = method({ card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2032 }, expiry_notice: notice('2032-12', false), _version: 3 });
+    expect(mapChange(noticed as never, renewed as never).map((e) => e.type)).toEqual(['payment_method.expiring']);
+  });
 });

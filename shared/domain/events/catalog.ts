@@ -16,7 +16,7 @@ export const EVENT_TYPES = [
   'wallet.created', 'wallet.updated', 'wallet.credited', 'wallet.debited',
   'credit.created', 'credit.topup_transaction_created', 'credit.usage_transaction_created',
   'credit.expiration_transaction_created', 'credit.low_balance', 'credit.balance_at_zero',
-  'payment_method.created', 'payment_method.deleted',
+  'payment_method.created', 'payment_method.deleted', 'payment_method.expiring',
   'event.price_calculated',
 ] as const;
 

@@ -24,6 +24,8 @@ export interface PortalSessionItem {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** The email that carries its link (`send_email: true`; docs/emails.md). */
+  email_id?: string;
   /** DynamoDB's TTL removes the session a day after it expired. */
   ttl: number;
 }
@@ -39,6 +41,7 @@ export const toPortalSession = (item: PortalSessionItem, workspaceId: string) =>
   created_at: item.created_at,
   expires_at: item.expires_at,
   revoked_at: item.revoked_at,
+  email_id: item.email_id ?? null,
 });
 
 export type PortalSession = ReturnType<typeof toPortalSession>;
@@ -49,25 +52,32 @@ export async function createPortalSession(ctx: Ctx, customerId: string): Promise
   const customer = await findCustomerItem(ctx, customerId);
   if (customer.deleted_at) throw new NotFound('customer', customerId);
   const now = ctx.clock.now();
-  const expires = new Date(now.getTime() + LINK_LIFETIMES.portalSeconds * 1000);
-  const id = newId('ps', now.getTime());
-  const item: PortalSessionItem = {
-    ...sessionKey(ctx, id),
-    _type: 'portal_session',
-    id,
-    customer_id: customer.id,
-    created_at: now.toISOString(),
-    expires_at: expires.toISOString(),
-    revoked_at: null,
-    ttl: Math.floor(expires.getTime() / 1000) + 86_400,
-  };
+  const item = newPortalSession(ctx, newId('ps', now.getTime()), customer.id, now, LINK_LIFETIMES.portalSeconds);
   await db.send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
   return toPortalSession(item, ctx.workspaceId);
 }
 
+/** A session of `customerId` from `from`, for `seconds`. */
+export function newPortalSession(ctx: Ctx, id: string, customerId: string, from: Date, seconds: number): PortalSessionItem {
+  const expires = new Date(from.getTime() + seconds * 1000);
+  return {
+    ...sessionKey(ctx, id),
+    _type: 'portal_session',
+    id,
+    customer_id: customerId,
+    created_at: from.toISOString(),
+    expires_at: expires.toISOString(),
+    revoked_at: null,
+    ttl: Math.floor(expires.getTime() / 1000) + 86_400,
+  };
+}
+
+/** The session as stored (any state), or undefined. */
+export const findPortalSession = (ctx: Ctx, id: string): Promise<PortalSessionItem | undefined> => getItem<PortalSessionItem>(sessionKey(ctx, id), true);
+
 /** The live session of a portal link: unknown, revoked or past its expiry → 404 (the link check refused expiry already). */
 export async function findLiveSession(ctx: Ctx, id: string): Promise<PortalSessionItem> {
-  const item = await getItem<PortalSessionItem>(sessionKey(ctx, id), true);
+  const item = await findPortalSession(ctx, id);
   if (!item || item.revoked_at || Date.parse(item.expires_at) <= ctx.clock.now().getTime()) throw portalSessionNotFound(id);
   return item;
 }

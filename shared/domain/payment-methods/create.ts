@@ -14,6 +14,7 @@ import {
   PAYMENT_METHOD, PARENT_FIELD, customerMethodsCounter, methodReferenceKey, methodSummary, paymentMethodKey, toPaymentMethod, type MethodReferenceItem, type PaymentMethod,
   type PaymentMethodItem,
 } from './payment-method';
+import { cardExpiryDueKeys } from './expiry';
 import { liveCustomer } from './payment-methods';
 
 /*
@@ -94,6 +95,7 @@ export async function saveAttachedMethod(
       sepa_debit: attached.sepa_debit,
       currency,
       created_as_default: makeDefault,
+      ...cardExpiryDueKeys(ctx, { id, card: attached.card }),
       created_at: iso,
       updated_at: iso,
       deleted_at: null,

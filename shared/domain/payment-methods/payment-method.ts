@@ -4,6 +4,7 @@ import { entityKey } from '../../db/keys';
 import { parentCounter } from '../../db/pagination';
 import { NotFound } from '../../errors';
 import type { CardDetails, PaymentProviderName, SavedMethodType, SepaDebitDetails } from '../payments/provider';
+import type { ExpiryNotice } from './expiry';
 
 /** The entity type of payment methods: `WS#<ws>#PM#<pm_id>` / `PM` (customers/references.ts checks this key). */
 export const PAYMENT_METHOD = 'PM';
@@ -36,6 +37,11 @@ export interface PaymentMethodItem extends StoredItem {
   /** Its entry in the customer's list (gsi3), removed when deleted. */
   gsi3pk?: string;
   gsi3sk?: string;
+  /** A card's entry in the scheduling index until its expiry notice (expiry.ts), removed when deleted. */
+  gsi4pk?: string;
+  gsi4sk?: string;
+  /** The last `payment_method.expiring` told (expiry.ts). */
+  expiry_notice?: ExpiryNotice;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

@@ -129,7 +129,7 @@ export async function deletePaymentMethod(ctx: Ctx, customerId: string, id: stri
         Update: {
           TableName: tableName(),
           Key: paymentMethodKey(ctx, method.id),
-          UpdateExpression: 'SET deleted_at = :now, updated_at = :now, #v = #v + :one REMOVE gsi3pk, gsi3sk',
+          UpdateExpression: 'SET deleted_at = :now, updated_at = :now, #v = #v + :one REMOVE gsi3pk, gsi3sk, gsi4pk, gsi4sk',
           ConditionExpression: '#v = :read',
           ExpressionAttributeNames: { '#v': '_version' },
           ExpressionAttributeValues: { ':now': now, ':one': 1, ':read': method._version },
@@ -139,7 +139,7 @@ export async function deletePaymentMethod(ctx: Ctx, customerId: string, id: stri
       customerItem,
       ...also,
     ]);
-    const { gsi3pk: _p, gsi3sk: _s, ...rest } = method;
+    const { gsi3pk: _p, gsi3sk: _s, gsi4pk: _dp, gsi4sk: _ds, ...rest } = method;
     return toPaymentMethod({ ...rest, deleted_at: now, updated_at: now, _version: method._version + 1 }, null);
   });
 }

@@ -8,6 +8,7 @@ import { appliedEventPut, type AppliedEvent } from '../invoices/settle-pending';
 import { customerItemKey, type CustomerItem } from '../customers/customer';
 import type { CardDetails, PaymentProviderName } from '../payments/provider';
 import { methodReferenceKey, methodSummary, paymentMethodKey, type MethodReferenceItem, type PaymentMethodItem } from './payment-method';
+import { cardExpiryDueKeys } from './expiry';
 import { deletePaymentMethod } from './payment-methods';
 
 /*
@@ -46,7 +47,8 @@ export async function refreshCard(ctx: Ctx, methodId: string, card: CardDetails,
     const method = await getItem<PaymentMethodItem>(paymentMethodKey(ctx, methodId), true);
     if (!method || method.deleted_at || !method.card || isDeepStrictEqual(method.card, card)) return 'nothing';
     const now = ctx.clock.now().toISOString();
-    const next: PaymentMethodItem = { ...method, card, updated_at: now, _version: method._version + 1 };
+    // A new expiry gets its own notice (expiry.ts): the card's entry moves to the new notice date.
+    const next: PaymentMethodItem = { ...method, card, ...cardExpiryDueKeys(ctx, { id: method.id, card }), updated_at: now, _version: method._version + 1 };
     const customer = await getItem<CustomerItem>(customerItemKey(ctx, method.customer_id), true);
     const summary: TransactItem[] = customer?.current_payment_method_id === method.id
       ? [{

@@ -7,6 +7,7 @@ import { CREDIT_LOT, expireCreditLot } from '../credits/expire';
 import { endGracePeriod } from '../invoices/grace-period';
 import { GRACE_PERIOD } from '../invoices/invoice';
 import { PENDING_CHECK } from '../invoices/pending-check';
+import { CARD_EXPIRY, noticeCardExpiry } from '../payment-methods/expiry';
 import { checkPendingCharge } from '../payments/stripe/intents';
 import { billSubscription } from '../subscriptions/billing';
 import { billSubscriptionsTogether } from '../subscriptions/billing-batch';
@@ -20,6 +21,7 @@ import { enqueueDueWork } from './enqueue-due';
 /** Time-driven work by kind (the middle part of `gsi4sk` = `<due at>#<kind>#<id>`). Each is safe to run twice. */
 export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promise<unknown>> = {
   [AUTO_LOAD]: (ctx, _key, id) => autoLoadWallet(ctx, id),
+  [CARD_EXPIRY]: (ctx, _key, id) => noticeCardExpiry(ctx, id),
   [COLLECTION]: (ctx, _key, id) => collectInvoice(ctx, id),
   [CREDIT_LOT]: (ctx, key) => expireCreditLot(ctx, key),
   [GRACE_PERIOD]: (ctx, _key, id) => endGracePeriod(ctx, id),

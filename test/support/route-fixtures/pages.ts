@@ -33,6 +33,7 @@ export const pageFixtures: AreaFixtures = {
     },
   },
   bodies: {
+    createPortalSession: { send_email: false },
     invoicePagePay: { method: 'saved' },
     quotePageSign: {},
     portalAddCard: { token: 'tok_visa' },
