@@ -58,7 +58,8 @@ const keys = await loadOrCreateKeys(localDir);
 process.env.PAGES_LINK_KEY_FILE ??= join(localDir, 'pages-link.key');
 // Payment providers' secrets (a workspace's Stripe keys) are encrypted with a key kept under .local/ (docs/payments.md).
 process.env.PROVIDER_SECRETS_KEY_FILE ??= join(localDir, 'provider-secrets.key');
-const api = await startLocalApi({ keys, port, host: values.host });
+// With the development routes (lib/local/dev-routes.ts): POST /dev/emails/{id}/bounce.
+const api = await startLocalApi({ keys, port, host: values.host, devRoutes: true });
 const token = await signToken(keys, { workspace: 'ws_local', scope: 'read write admin', expiresInSeconds: 24 * 3600 });
 // The CLI (npm run cli) finds the local table through this file.
 writeFileSync(join(localDir, 'dynamodb-endpoint'), `${process.env.DYNAMODB_ENDPOINT}\n`);

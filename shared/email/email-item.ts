@@ -13,8 +13,10 @@ export const emailSettingsOf = (settings: EmailSettings | undefined): Record<Ema
   Object.fromEntries(EMAIL_KINDS.map((kind) => [kind, settings?.[kind] ?? true])) as Record<EmailKind, boolean>;
 
 /** Why an event's email was not sent: the customer has no `billing_email`, the entity no `email_from`, the entity
- * switched the kind off (`email_settings`), the customer turned reminders off (`invoice_reminders_enabled`). */
-export type SkipReason = 'no_recipient' | 'no_sender' | 'kind_off' | 'reminders_off';
+ * switched the kind off (`email_settings`), the customer turned reminders off (`invoice_reminders_enabled`), the
+ * customer's `billing_email` bounced or complained (`billing_email_status`, until the address changes). */
+export const SKIP_REASONS = ['no_recipient', 'no_sender', 'kind_off', 'reminders_off', 'bounced'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**
  * The email of one event (to its customer's addressee): `WS#<ws>#EML` / `eml_<hash of the event id>`. Written
@@ -52,7 +54,8 @@ export interface EmailItem {
   sent_at: string | null;
 }
 
-export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'skipped'] as const;
+/** `delivered`, `bounced` and `complained` come after `sent`, from the provider's notifications (shared/email/feedback.ts). */
+export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'skipped', 'delivered', 'bounced', 'complained'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 /** The members `GET /v1/emails` filters on, in the index entry (`type` is the email's kind). */

@@ -16,8 +16,8 @@ import { emailsEnabled } from './transport';
 /**
  * `POST /v1/invoices/{id}/send`: the invoice emailed again, as a new email of its own (its own id and Message-ID),
  * to the customer's addressees as they are now: the invoice to pay, or its receipt once paid. Refused (422, nothing
- * written) when no email could go out: emails off, an invoice not issued (draft) or not an invoice, no recipient, no
- * sender. The entity's `email_settings` do not apply: the caller asked for this one.
+ * written) when no email could go out: emails off, an invoice not issued (draft) or not an invoice, no recipient, a
+ * recipient that bounced or complained, no sender. The entity's `email_settings` do not apply: the caller asked for this one.
  */
 export async function resendInvoice(ctx: Ctx, invoiceId: string): Promise<Email> {
   const invoice = await findInvoiceItem(ctx, invoiceId);
@@ -26,6 +26,9 @@ export async function resendInvoice(ctx: Ctx, invoiceId: string): Promise<Email>
   if (invoice.number === null) throw new RuleViolation('invoice_not_issued', `The invoice ${invoiceId} is a ${invoice.status} invoice: validate it before sending it.`);
   const [customer, entity] = await Promise.all([findCustomerItem(ctx, invoice.customer_id), findEntityItem(ctx, invoice.seller.id)]);
   if (!customer.billing_email) throw new RuleViolation('no_recipient', `The customer ${customer.id} has no billing_email: set one to send it the invoice.`);
+  if ((customer.billing_email_status ?? 'ok') !== 'ok') {
+    throw new RuleViolation('recipient_bounced', `The customer ${customer.id}'s billing_email_status is ${customer.billing_email_status}: nothing is sent to its billing_email until that changes.`);
+  }
   if (!entity.email_from) throw new RuleViolation('no_sender', `The invoicing entity ${entity.id} has no email_from: set one to send its invoices.`);
   const email = newEmail(ctx, {
     id: newId('eml'),

@@ -51,6 +51,7 @@ export async function scheduleEmails(ctx: Ctx, message: MessageItem): Promise<vo
 /** Why an event's email is not sent, if it is not. */
 function skipReason(kind: EmailKind, customer: CustomerItem | null, entity: EntityItem | null): SkipReason | null {
   if (!customer?.billing_email) return 'no_recipient';
+  if ((customer.billing_email_status ?? 'ok') !== 'ok') return 'bounced';
   if (!entity?.email_from) return 'no_sender';
   if (!emailSettingsOf(entity.email_settings)[kind]) return 'kind_off';
   if (kind === 'invoice_reminder' && !customer.invoice_reminders_enabled) return 'reminders_off';

@@ -1,4 +1,4 @@
-import { EMAIL_KINDS, EMAIL_STATUSES } from '../email/email-item';
+import { EMAIL_KINDS, EMAIL_STATUSES, SKIP_REASONS } from '../email/email-item';
 import { arrayOf, enumOf, out, resource, type Schema } from './common';
 import { listQuerySchema, type FilterSpec } from './list-query';
 
@@ -12,12 +12,10 @@ export const emailFilters: FilterSpec = {
 
 export const emailListQuery = listQuerySchema(emailFilters, { sortable: true });
 
-const SKIP_REASONS = ['no_recipient', 'no_sender', 'kind_off', 'reminders_off'];
-
 export const emailResource: Schema = resource({
   id: out.string,
   type: { ...enumOf(EMAIL_KINDS), description: 'What the email is: the invoice issued, its receipt, a payment reminder.' },
-  status: { ...enumOf(EMAIL_STATUSES), description: 'queued (to be sent or retried), sent (the provider accepted it), failed (retries exhausted), skipped (nothing sent: see skipped_reason).' },
+  status: { ...enumOf(EMAIL_STATUSES), description: 'queued (to be sent or retried), sent (the provider accepted it), failed (retries exhausted), skipped (nothing sent: see skipped_reason); then, as the provider reports it (SES), delivered, bounced or complained (docs/emails.md).' },
   skipped_reason: enumOf(SKIP_REASONS, true),
   invoice_id: out.string,
   customer_id: out.string,

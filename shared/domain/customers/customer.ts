@@ -21,6 +21,14 @@ export interface TaxId {
   status: string;
 }
 
+/**
+ * Whether emails reach `billing_email`: `bounced` (a permanent bounce) or `complained` (marked as spam) as the email
+ * provider reported it (shared/email/feedback.ts); no more email is sent to it until `billing_email` changes, which
+ * sets it back to `ok`. Absent on customers older than it: `ok`.
+ */
+export const BILLING_EMAIL_STATUSES = ['ok', 'bounced', 'complained'] as const;
+export type BillingEmailStatus = (typeof BILLING_EMAIL_STATUSES)[number];
+
 /** Members stored as they are returned. */
 export interface CustomerMembers {
   id: string;
@@ -40,6 +48,7 @@ export interface CustomerMembers {
   billing_address: Address | null;
   shipping_address: Address | null;
   billing_email: string | null;
+  billing_email_status?: BillingEmailStatus;
   invoice_emails: string[];
   invoicing_entity_id: string;
   invoice_reminders_enabled: boolean;
@@ -137,6 +146,7 @@ export function newCustomerItem(ctx: Ctx, id: string, now: string): CustomerItem
     billing_address: null,
     shipping_address: null,
     billing_email: null,
+    billing_email_status: 'ok',
     invoice_emails: [],
     invoicing_entity_id: '',
     invoice_reminders_enabled: true,
@@ -188,6 +198,7 @@ export function toCustomer(item: CustomerItem) {
     billing_address: orderedAddress(m.billing_address),
     shipping_address: orderedAddress(m.shipping_address),
     billing_email: m.billing_email,
+    billing_email_status: m.billing_email_status ?? 'ok',
     invoice_emails: m.invoice_emails,
     invoicing_entity_id: m.invoicing_entity_id,
     invoice_reminders_enabled: m.invoice_reminders_enabled,
