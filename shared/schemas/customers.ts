@@ -4,7 +4,7 @@ import {
 } from './common';
 import { listQuerySchema, type FilterSpec } from './list-query';
 import { paymentMethodSummary } from './payment-methods';
-import { BILLING_EMAIL_STATUSES } from '../domain/customers/customer';
+import { BILLING_EMAIL_STATUSES } from '../domain/customers/billing-email-status';
 
 export const CUSTOMER_TYPES = ['corporate', 'person'] as const;
 export const CUSTOMER_STATUSES = ['active', 'archived'] as const;

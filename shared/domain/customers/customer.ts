@@ -3,6 +3,7 @@ import type { Ctx } from '../../context';
 import type { CollectionMethod } from '../collection/settings';
 import type { StoredItem } from '../../db/items';
 import { entityKey, listIndexKeys } from '../../db/keys';
+import type { BillingEmailStatus } from './billing-email-status';
 
 export const CUSTOMER = 'CUS';
 
@@ -20,14 +21,6 @@ export interface TaxId {
   value: string;
   status: string;
 }
-
-/**
- * Whether emails reach `billing_email`: `bounced` (a permanent bounce) or `complained` (marked as spam) as the email
- * provider reported it (shared/email/feedback.ts); no more email is sent to it until `billing_email` changes, which
- * sets it back to `ok`. Absent on customers older than it: `ok`.
- */
-export const BILLING_EMAIL_STATUSES = ['ok', 'bounced', 'complained'] as const;
-export type BillingEmailStatus = (typeof BILLING_EMAIL_STATUSES)[number];
 
 /** Members stored as they are returned. */
 export interface CustomerMembers {
