@@ -89,7 +89,7 @@ console.log(`Billing API listening on ${api.url}
   OpenAPI:  ${api.url}/openapi.json
   Pages:    ${process.env.PUBLIC_PAGES_URL ?? `${api.url}/pages`} (an invoice's public_url, a quote's url, POST /v1/customers/{id}/portal-sessions)
   Stream:   ${streamLine}
-  Emails:   ${process.env.EMAIL_TRANSPORT === 'outbox' ? `written as .eml files to ${process.env.EMAIL_OUTBOX_DIR}` : `EMAIL_TRANSPORT=${process.env.EMAIL_TRANSPORT}`} (docs/emails.md)
+  Emails:   ${process.env.EMAIL_TRANSPORT === 'outbox' ? `written as .eml files to ${process.env.EMAIL_OUTBOX_DIR}` : `EMAIL_TRANSPORT=${process.env.EMAIL_TRANSPORT}`} (docs/emails.md); POST /dev/emails/{id}/bounce bounces a sent one
 
 API key of workspace ws_local (scopes read write admin; kept in .local/api-key), the $TOKEN of the README's examples:
 
