@@ -8,7 +8,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE_TYPES } from '../shared/domain/events/map-change';
 import { BillingFunction, type FunctionOperations } from './billing-function';
-import { EmailFeedback } from './email-feedback';
+import { EmailFeedback, type EmailFeedbackProps } from './email-feedback';
 import { secureQueue } from './queues';
 import { withNarrowStreamGrant, workerTableAccess } from './table-access';
 
@@ -185,7 +185,7 @@ export class EventPipeline extends Construct {
    * through the configuration set whose events report bounces (lib/email-feedback.ts), and nothing else (every
    * function that queues jobs has `EMAIL_TRANSPORT`, see allowQueueing).
    */
-  private sendEmailsThrough(identity: string, props: Omit<ConstructorParameters<typeof EmailFeedback>[2], 'workerTagKey'>): EmailFeedback {
+  private sendEmailsThrough(identity: string, props: Omit<EmailFeedbackProps, 'workerTagKey'>): EmailFeedback {
     const feedback = new EmailFeedback(this, 'EmailFeedback', { ...props, workerTagKey });
     this.deliveryConsumer.fn.addEnvironment(sesConfigurationSetEnv, feedback.configurationSet.configurationSetName);
     this.deliveryConsumer.fn.addToRolePolicy(new PolicyStatement({
