@@ -10,6 +10,7 @@ import type { Construct } from 'constructs';
 import { routes as routeTable, type RouteDefinition } from '../functions/routes';
 import { tableDefinition } from '../shared/db/table-definition';
 import type { FunctionOperations } from './billing-function';
+import { emailFeedbackHandler } from './email-feedback';
 import { deliveryConsumer, EventPipeline, streamHandler } from './event-pipeline';
 import { FunctionBundles } from './function-bundles';
 import { HostedPages } from './hosted-pages';
@@ -87,6 +88,7 @@ export class BillingStack extends Stack {
     // Every function's entry, so that the first bundled function builds them all in one esbuild run.
     FunctionBundles.of(this, projectRoot).declare([
       ...routes.map((route) => route.handler), streamHandler.entry, deliveryConsumer.entry, scheduledHandler.entry, dueWorker.entry, authorizerHandler.entry,
+      emailFeedbackHandler.entry,
     ]);
     const rateLimits = resolveRateLimits(this.node, rateLimitProps);
     const concurrency = resolveWorkerConcurrency(this.node, concurrencyProps);
@@ -173,8 +175,12 @@ export class BillingStack extends Stack {
       { name: 'DeliveryConsumer', functions: [events.deliveryConsumer.fn] },
       { name: 'Scheduler', functions: [scheduler.handler.fn, scheduler.worker.fn] },
       { name: 'Authorizer', functions: [identity.authorizerFunction.fn] },
+      ...(events.emailFeedback ? [{ name: 'EmailFeedback', functions: [events.emailFeedback.handler.fn] }] : []),
     ];
-    const failureQueues = { streamFailures: events.streamFailureQueue, deliveryDeadLetters: events.deliveryDeadLetterQueue, dueWorkDeadLetters: scheduler.deadLetterQueue };
+    const failureQueues = {
+      streamFailures: events.streamFailureQueue, deliveryDeadLetters: events.deliveryDeadLetterQueue, dueWorkDeadLetters: scheduler.deadLetterQueue,
+      emailFeedbackDeadLetters: events.emailFeedback?.deadLetterQueue,
+    };
     const monitoring = new Monitoring(this, 'Monitoring', {
       api, table, streamHandler: events.streamHandler.fn, failureQueues, functionGroups, logRetention, encryptionKey,
       alarmTopic, alarmEmail: alarmAddress,

@@ -8,6 +8,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE_TYPES } from '../shared/domain/events/map-change';
 import { BillingFunction, type FunctionOperations } from './billing-function';
+import { EmailFeedback, type EmailFeedbackProps } from './email-feedback';
 import { secureQueue } from './queues';
 import { withNarrowStreamGrant, workerTableAccess } from './table-access';
 
@@ -19,6 +20,9 @@ export const deliveryQueueUrlEnv = 'DELIVERY_QUEUE_URL';
 
 /** The environment variable that turns emails on and names their transport (shared/email/transport.ts). */
 export const emailTransportEnv = 'EMAIL_TRANSPORT';
+
+/** The environment variable naming the SES configuration set every send uses (shared/email/ses-transport.ts). */
+export const sesConfigurationSetEnv = 'SES_CONFIGURATION_SET';
 
 /** How long a webhook POST may take (deliver.ts reads it from WEBHOOK_TIMEOUT_MS; the consumer gets it set). */
 export const webhookPostTimeout = Duration.seconds(15);
@@ -98,6 +102,8 @@ export class EventPipeline extends Construct {
   readonly deliveryDeadLetterQueue: Queue;
   /** Where Lambda reports stream batches it gave up on (the records' positions, not the records themselves). */
   readonly streamFailureQueue: Queue;
+  /** With an SES identity: the configuration set and what applies its deliveries, bounces and complaints. */
+  readonly emailFeedback?: EmailFeedback;
   /** `EMAIL_TRANSPORT` of the functions that queue jobs (emails among them): `ses` with an SES identity, else unset (emails off). */
   private readonly emailTransport: string | undefined;
 
@@ -171,13 +177,22 @@ export class EventPipeline extends Construct {
     this.deliveryConsumer.fn.addEventSource(
       new SqsEventSource(this.deliveryQueue, { batchSize: deliveryConsumer.batchSize, reportBatchItemFailures: true, maxConcurrency: deliveryConcurrency }),
     );
-    if (sesIdentity) this.sendEmailsThrough(sesIdentity);
+    if (sesIdentity) this.emailFeedback = this.sendEmailsThrough(sesIdentity, { table, projectRoot, operations, encryptionKey });
   }
 
-  /** Emails on (shared/email/transport.ts): derived by the stream handler, sent by the consumer, on this identity only
-   * (every function that queues jobs has `EMAIL_TRANSPORT`, see allowQueueing). */
-  private sendEmailsThrough(identity: string): void {
-    this.deliveryConsumer.fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [sesIdentityArn(this, identity)] }));
+  /**
+   * Emails on (shared/email/transport.ts): derived by the stream handler, sent by the consumer, from this identity and
+   * through the configuration set whose events report bounces (lib/email-feedback.ts), and nothing else (every
+   * function that queues jobs has `EMAIL_TRANSPORT`, see allowQueueing).
+   */
+  private sendEmailsThrough(identity: string, props: Omit<EmailFeedbackProps, 'workerTagKey'>): EmailFeedback {
+    const feedback = new EmailFeedback(this, 'EmailFeedback', { ...props, workerTagKey });
+    this.deliveryConsumer.fn.addEnvironment(sesConfigurationSetEnv, feedback.configurationSet.configurationSetName);
+    this.deliveryConsumer.fn.addToRolePolicy(new PolicyStatement({
+      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+      resources: [sesIdentityArn(this, identity), feedback.configurationSetArn],
+    }));
+    return feedback;
   }
 
   /**

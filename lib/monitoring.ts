@@ -65,7 +65,8 @@ export interface MonitoringProps {
   /** The function the table's stream feeds: its IteratorAge is the stream's lag. */
   streamHandler: IFunction;
   /** The queues whose messages each mean a failure somebody must look at. */
-  failureQueues: { streamFailures: IQueue; deliveryDeadLetters: IQueue; dueWorkDeadLetters: IQueue };
+  /** `emailFeedbackDeadLetters`: only with emails on (an SES identity, lib/email-feedback.ts). */
+  failureQueues: { streamFailures: IQueue; deliveryDeadLetters: IQueue; dueWorkDeadLetters: IQueue; emailFeedbackDeadLetters?: IQueue };
   functionGroups: readonly FunctionGroup[];
   logRetention: RetentionDays;
   encryptionKey?: IKey;
@@ -105,6 +106,10 @@ export class Monitoring extends Construct {
       'A webhook delivery job failed on infrastructure errors maxReceiveCount times and was dead-lettered (docs/operations.md).');
     this.alarm(this, 'DueWorkDeadLettersAlarm', waiting(failureQueues.dueWorkDeadLetters), 0,
       'A due item (renewal, expiry, auto-load, grace period) failed maxReceiveCount times and was dead-lettered (docs/scheduled-work.md).');
+    if (failureQueues.emailFeedbackDeadLetters) {
+      this.alarm(this, 'EmailFeedbackDeadLettersAlarm', waiting(failureQueues.emailFeedbackDeadLetters), 0,
+        'An SES delivery, bounce or complaint report failed three times and was dead-lettered, not applied (docs/emails.md).');
+    }
 
     const serverErrorRate = new MathExpression({
       expression: '100 * FILL(errors, 0) / requests',

@@ -35,6 +35,11 @@ export const workerTableAccess = {
   /** Reads a delivery and its message, records the attempt and the delivery's next state. */
   deliverWebhooks: { actions: workerActions, indexes: [] },
   /**
+   * Reads the email an SES report names and its customer; moves the email's status (with the customer's
+   * `billing_email_status`, in one transaction) and the invoice's `email_status`. Updates only: it creates nothing.
+   */
+  applyEmailFeedback: { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: [] },
+  /**
    * Scans the sparse scheduling index (gsi4) for due work and queues it: it reads no item and writes none but its
    * lease (lib/scheduler.ts, leaseStatement: a statement of its own, conditioned on the lease's key).
    */

@@ -14,6 +14,7 @@ import { resolveCredential } from '../../shared/identity/credentials';
 import { cachedResolver, gatewayCache } from '../../shared/identity/resolution-cache';
 import { useLocalSigningKeys } from '../../shared/identity/service-tokens';
 import { createRouter } from './router';
+import { devRoutes } from './dev-routes';
 import { requestIdOf } from '../../shared/http/request-id';
 import { apiHeaders } from '../../shared/http/responses';
 
@@ -49,9 +50,13 @@ export async function loadHandlers(table: RouteDefinition[] = routes): Promise<M
  * the body is read (a client sending `Expect: 100-continue` is not even asked for it), and the body is read no
  * further than API Gateway's limit.
  */
-export async function startLocalApi(options: { keys: LocalKeys; port?: number; host?: string; credentialCaching?: boolean }): Promise<LocalApi> {
-  const handlers = await loadHandlers();
-  const route = createRouter(routes);
+export async function startLocalApi(
+  options: { keys: LocalKeys; port?: number; host?: string; credentialCaching?: boolean; devRoutes?: boolean },
+): Promise<LocalApi> {
+  // The development routes (lib/local/dev-routes.ts) only when asked: `npm start` asks, the tests that use them too.
+  const table = options.devRoutes ? [...routes, ...devRoutes] : routes;
+  const handlers = await loadHandlers(table);
+  const route = createRouter(table);
   // Tokens are signed and verified with the local key set; credentials are resolved as the AWS authorizer does.
   const restoreSigningKeys = useLocalSigningKeys(options.keys);
   const previousUrl = process.env.PUBLIC_API_URL;

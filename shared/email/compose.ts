@@ -42,5 +42,5 @@ export async function composeEmail(ctx: Ctx, email: EmailItem): Promise<RawEmail
     headers: { 'Content-Language': language, 'Auto-Submitted': 'auto-generated' },
   });
   const raw = await composer.compile().build();
-  return { id: email.id, raw, from: entity.email_from, to: [to], cc: email.cc, bcc };
+  return { id: email.id, workspaceId: ctx.workspaceId, raw, from: entity.email_from, to: [to], cc: email.cc, bcc };
 }

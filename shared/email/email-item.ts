@@ -17,8 +17,9 @@ export const emailSettingsOf = (settings: EmailSettings | undefined): Record<Ema
 
 /** Why an event's email was not sent: the customer has no `billing_email`, the entity no `email_from`, the entity
  * switched the kind off (`email_settings`), the customer turned reminders off (`invoice_reminders_enabled`), the
- * failed payment is told by the reminder the same failure made (one email per failure). */
-export const SKIP_REASONS = ['no_recipient', 'no_sender', 'kind_off', 'reminders_off', 'in_reminder'] as const;
+ * failed payment is told by the reminder the same failure made (one email per failure), the customer's `billing_email`
+ * bounced or complained (`billing_email_status`, until the address changes). */
+export const SKIP_REASONS = ['no_recipient', 'no_sender', 'kind_off', 'reminders_off', 'in_reminder', 'bounced'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** What an email is about, besides its customer: the ids it names (absent: none). */
@@ -68,7 +69,8 @@ export interface EmailItem extends EmailRefs {
   sent_at: string | null;
 }
 
-export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'skipped'] as const;
+/** `delivered`, `bounced` and `complained` come after `sent`, from the provider's notifications (shared/email/feedback.ts). */
+export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'skipped', 'delivered', 'bounced', 'complained'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 /** The members `GET /v1/emails` filters on, in the index entry (`type` is the email's kind). */

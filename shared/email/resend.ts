@@ -16,8 +16,8 @@ import { assertAddressed, assertEmailsOn } from './sendable';
 /**
  * `POST /v1/invoices/{id}/send`: the invoice emailed again, as a new email of its own (its own id and Message-ID),
  * to the customer's addressees as they are now: the invoice to pay, or its receipt once paid. Refused (422, nothing
- * written) when no email could go out: emails off, an invoice not issued (draft) or not an invoice, no recipient, no
- * sender. The entity's `email_settings` do not apply: the caller asked for this one.
+ * written) when no email could go out: emails off, an invoice not issued (draft) or not an invoice, no recipient, a
+ * recipient that bounced or complained, no sender. The entity's `email_settings` do not apply: the caller asked for this one.
  */
 export async function resendInvoice(ctx: Ctx, invoiceId: string): Promise<Email> {
   const invoice = await findInvoiceItem(ctx, invoiceId);

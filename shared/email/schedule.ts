@@ -64,6 +64,8 @@ export async function scheduleEmails(ctx: Ctx, message: MessageItem): Promise<vo
 /** Why an event's email is not sent, if it is not: the same for every kind, then the kind's own reasons. */
 function skipReason(kind: keyof typeof EVENT_EMAILS, data: EventData, to: string | null, customer: CustomerItem | null, entity: EntityItem | null): SkipReason | null {
   if (!to || !customer) return 'no_recipient';
+  // A bounced or complaining billing_email gets nothing until it changes (email-feedback: billing_email_status).
+  if (to === customer.billing_email && (customer.billing_email_status ?? 'ok') !== 'ok') return 'bounced';
   if (!entity?.email_from) return 'no_sender';
   if (!emailSettingsOf(entity.email_settings)[kind]) return 'kind_off';
   return EVENT_EMAILS[kind].skip?.(data, customer, entity) ?? null;

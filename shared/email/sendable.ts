@@ -14,5 +14,8 @@ export function assertEmailsOn(): void {
 
 export function assertAddressed(customer: CustomerItem, entity: EntityItem): void {
   if (!customer.billing_email) throw new RuleViolation('no_recipient', `The customer ${customer.id} has no billing_email: set one to email it.`);
+  if ((customer.billing_email_status ?? 'ok') !== 'ok') {
+    throw new RuleViolation('recipient_bounced', `The customer ${customer.id}'s billing_email_status is ${customer.billing_email_status}: nothing is sent to its billing_email until that changes.`);
+  }
   if (!entity.email_from) throw new RuleViolation('no_sender', `The invoicing entity ${entity.id} has no email_from: set one to email its customers.`);
 }

@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 /** A composed email: its raw MIME bytes and the envelope (every address it goes to, Bcc included). */
 export interface RawEmail {
   id: string;
+  /** The workspace the email belongs to (SES tags the message with it and the id: shared/email/message-tags.ts). */
+  workspaceId: string;
   raw: Buffer;
   from: string;
   to: string[];

@@ -4,6 +4,7 @@ import {
 } from './common';
 import { listQuerySchema, type FilterSpec } from './list-query';
 import { paymentMethodSummary } from './payment-methods';
+import { BILLING_EMAIL_STATUSES } from '../domain/customers/billing-email-status';
 
 export const CUSTOMER_TYPES = ['corporate', 'person'] as const;
 export const CUSTOMER_STATUSES = ['active', 'archived'] as const;
@@ -74,7 +75,12 @@ export const customerResource: Schema = resource({
   tax_rate_custom: out.nullableNumber, registration_number: out.nullableString, is_government_affiliated: out.boolean,
   language: out.nullableString, timezone: out.nullableString, external_id: out.nullableString, properties: out.nullableFreeObject,
   custom_properties: out.freeObject, billing_address: nullableResource(addressResource), shipping_address: nullableResource(addressResource),
-  billing_email: out.nullableString, invoice_emails: out.stringArray, invoicing_entity_id: out.string, invoice_reminders_enabled: out.boolean,
+  billing_email: out.nullableString,
+  billing_email_status: {
+    ...enumOf(BILLING_EMAIL_STATUSES),
+    description: 'ok, or bounced (a permanent bounce) or complained (marked as spam) as the email provider reported it: no email is sent to billing_email until it changes, which sets ok again (docs/emails.md).',
+  },
+  invoice_emails: out.stringArray, invoicing_entity_id: out.string, invoice_reminders_enabled: out.boolean,
   collection_method: enumOf(['automatic', 'manual'], true),
   price_book_id: out.nullableString, available_payment_methods: out.stringArray, current_payment_method_type: out.nullableString,
   current_payment_method_id: out.nullableString,

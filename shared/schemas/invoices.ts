@@ -169,6 +169,6 @@ export const invoiceResource: Schema = resource({
   dunning: nullableResource(dunningResource),
   email_status: {
     ...enumOf(INVOICE_EMAIL_STATUSES, true),
-    description: 'What became of the latest email of the invoice (GET /v1/emails?invoice_id=…): queued, sent, failed, skipped; no_recipient when its customer had no billing_email. Null before any email (a draft, or emails off).',
+    description: 'What became of the latest email of the invoice (GET /v1/emails?invoice_id=…): queued, sent, failed, skipped, delivered, bounced, complained; no_recipient when its customer had no billing_email. Null before any email (a draft, or emails off).',
   },
 });

@@ -536,6 +536,10 @@ table, starts the local API in-process on a free port and measures:
   pairs). Each page is checked (total, and the seeded configurations expected at that offset, oldest first) before it is
   timed. What one request reads (index entries, items, capacity units) is counted by a middleware on the shared client
   (\`test/bench/dynamo-meter.ts\`) on separate, untimed requests.
+- **Emails off the request path**: \`POST /v1/invoices/{id}/validate\` of fresh drafts, alternating an entity with
+  \`email_from\` (its customer has a \`billing_email\`: each validation's email, with the PDF, goes to a real SMTP server
+  on 127.0.0.1) and one without (the email is skipped); the stream and the sends run untimed after each request; every
+  "on" validation must have reached the SMTP server once (\`test/bench/email-scenarios.ts\`).
 - **Bundles**: every route's handler bundled with the CDK stack's esbuild options (\`lib/bundling.ts\`), and an empty
   handler that only builds the DynamoDB client (\`test/bench/empty-handler.ts\`) as the baseline. Size in KB (1 KB =
   1024 bytes) of the bundle; the packages imported only on first use (the Stripe SDK: \`lazyPackages\` in lib/bundling.ts)

@@ -31,6 +31,7 @@ import { billingReport, billingTargets } from './billing-report';
 import { credentialReport, credentialTargets } from './credential-report';
 import { mcpReport, mcpTargets } from './mcp-report';
 import { stripeReport, stripeTargets } from './stripe-report';
+import { emailReport, emailTargets } from './email-report';
 import { revocationReport, revocationTargets } from './revocation-report';
 import { USAGE_BENCH } from './usage-settings';
 import { measureSynth, synthReport, synthTargets } from './synth';
@@ -76,6 +77,8 @@ const stripeMeasurable = async () => {
   if (!stripeFixturesAvailable) console.error(`Stripe charge: skipped, Stripe's fixtures are not at ${STRIPE_FIXTURES_PATH} (STRIPE_FIXTURES_PATH).`);
   return stripeFixturesAvailable;
 };
+/** Rounds of validations with emails on and off (two requests a round, each on its own draft, each followed by the stream's work). */
+const EMAIL_COUNTS = { warmup: 20, measured: 100 };
 /** Rounds of the three MCP tools and their routes (six requests a round). */
 const MCP_COUNTS = { warmup: 20, measured: 100 };
 /** API keys revoked, each after a different while in use (up to 9 s, then up to 9 s until refused), and epoch reads timed. */
@@ -100,7 +103,7 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'revocation', 'mcp', 'billing', 'synth', 'stripe'] as const;
+const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'revocation', 'mcp', 'emails', 'billing', 'synth', 'stripe'] as const;
 type Part = (typeof PARTS)[number];
 
 const usage = `usage: npm run bench [-- --only ${PARTS.join(',')}]
@@ -227,6 +230,16 @@ async function partial(parts: Set<Part>): Promise<void> {
     checks.push(...stripeTargets(stripe));
     sections.push(stripeReport(stripe));
   }
+  if (parts.has('emails')) {
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureEmails } = await import('./email-scenarios');
+    const keys = await generateKeys();
+    const api = await startLocalApi({ keys, port: 0 });
+    console.error(`Measuring POST /v1/invoices/{id}/validate with emails on and off (${EMAIL_COUNTS.warmup} warm-up + ${EMAIL_COUNTS.measured} rounds of 2)…`);
+    const emails = await measureEmails({ baseUrl: api.url, keys, counts: EMAIL_COUNTS }).finally(() => api.close());
+    checks.push(...emailTargets(emails));
+    sections.push(emailReport(emails));
+  }
   if (parts.has('billing')) {
     const { startLocalApi } = await import('../../lib/local/server');
     const { measureBilling } = await import('./billing-scenarios');
@@ -268,6 +281,7 @@ async function main(): Promise<void> {
   const { measureMcp } = await import('./mcp-scenarios');
   const { measureRevocation } = await import('./revocation-scenarios');
   const { measureStripeCharges } = await import('./stripe-scenarios');
+  const { measureEmails } = await import('./email-scenarios');
   const keys = await generateKeys();
   const api = await startLocalApi({ keys, port: 0 });
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
@@ -297,17 +311,19 @@ async function main(): Promise<void> {
     const mcp = await measureMcp({ baseUrl: api.url, workspaceId: workspace, counts: MCP_COUNTS });
     console.error(`Measuring a charge through Stripe (stand-in) beside the sandbox (${STRIPE_COUNTS.warmup} warm-up + ${STRIPE_COUNTS.measured} rounds of 3)…`);
     const stripe = (await stripeMeasurable()) ? await measureStripeCharges({ baseUrl: api.url, keys, counts: STRIPE_COUNTS }) : undefined;
+    console.error(`Measuring POST /v1/invoices/{id}/validate with emails on and off (${EMAIL_COUNTS.warmup} warm-up + ${EMAIL_COUNTS.measured} rounds of 2)…`);
+    const emails = await measureEmails({ baseUrl: api.url, keys, counts: EMAIL_COUNTS });
     // Last: each of its runs replaces DynamoDB Local with a fresh one, which the parts before would lose their data to.
     console.error(`Measuring a billing day: ${BILLING.subscriptions} renewals due at once with ${BILLING.runs.map((r) => `${r.workers} workers on ${r.entities} entities`).join(', ')}, each beside its floor (${BILLING.floorCounts.measured} rounds)…`);
     const billing = await measureBilling({ baseUrl: api.url, keys, freshDynamo, ...BILLING });
-    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage, credentials, revocation, mcp, stripe };
+    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage, credentials, revocation, mcp, stripe, emails };
   })();
-  const { customers, credits, invoices, billing, events, prices, usage, credentials, revocation, mcp, stripe } = await measured.finally(() => api.close());
+  const { customers, credits, invoices, billing, events, prices, usage, credentials, revocation, mcp, stripe, emails } = await measured.finally(() => api.close());
   const stripeSection = stripe ? `\n\n${stripeReport(stripe)}` : '';
 
   const checks = [
     ...checkTargets(customers, events, prices, credits, invoices, functions, baseline), ...billingTargets(billing), ...usageTargets(usage), ...credentialTargets(credentials),
-    ...revocationTargets(revocation), ...mcpTargets(mcp), ...(stripe ? stripeTargets(stripe) : []), ...synthTargets(synth),
+    ...revocationTargets(revocation), ...mcpTargets(mcp), ...emailTargets(emails), ...(stripe ? stripeTargets(stripe) : []), ...synthTargets(synth),
   ];
   const facts = {
     date: new Date(),
@@ -320,7 +336,7 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}${stripeSection}\n\n${synthReport(synth)}`));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}`));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
     `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers.limiter)}\n\n${limiterReading(customers.limiter)}\n\n` +
@@ -329,7 +345,7 @@ async function main(): Promise<void> {
     `${billingReport(billing)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
-    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}${stripeSection}\n\n${synthReport(synth)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
+    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);
   console.log('Written to docs/benchmarks.md');

@@ -6,6 +6,7 @@
 import { build } from 'esbuild';
 import { routes } from '../../functions/routes';
 import { lambdaEsbuildOptions } from '../../lib/bundling';
+import { emailFeedbackHandler } from '../../lib/email-feedback';
 import { deliveryConsumer, streamHandler } from '../../lib/event-pipeline';
 import { dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { routeTableAccess, workerTableAccess, type TableAccess } from '../../lib/table-access';
@@ -24,6 +25,7 @@ const functions: { id: string; entry: string; access: TableAccess }[] = [
   { id: deliveryConsumer.id, entry: deliveryConsumer.entry, access: workerTableAccess[deliveryConsumer.id] },
   { id: scheduledHandler.id, entry: scheduledHandler.entry, access: workerTableAccess[scheduledHandler.id] },
   { id: dueWorker.id, entry: dueWorker.entry, access: workerTableAccess[dueWorker.id] },
+  { id: emailFeedbackHandler.id, entry: emailFeedbackHandler.entry, access: workerTableAccess[emailFeedbackHandler.id] },
 ];
 
 const reach = new Map<string, Reach>();

@@ -31,8 +31,9 @@ describe("cdk-nag's AwsSolutions checks", () => {
     expect(withKey).toEqual([]);
   });
 
-  test('nor does a stack sending emails through an SES identity', () => {
+  test('nor does a stack sending emails through an SES identity (its bounce pipeline too), with or without a customer-managed key', () => {
     expect(findings(() => ({ sesIdentity: 'mail.example.com' }))).toEqual([]);
+    expect(findings((shared) => ({ sesIdentity: 'mail.example.com', encryptionKey: new Key(shared, 'Key', { enableKeyRotation: true }) }))).toEqual([]);
   });
 
   test('nor does a stack with a customer-managed key and its own alarm topic, encrypted with it', () => {

@@ -33,6 +33,8 @@ const refs: Record<string, string> = {
   'AWS::IAM::Role': name(64),
   'AWS::Logs::LogGroup': name(512),
   'AWS::Events::Rule': name(64),
+  /** SES allows 64 letters, digits, `-` and `_`. */
+  'AWS::SES::ConfigurationSet': name(64),
 };
 
 /** What `Fn::GetAtt` gives, by resource type and attribute, at its longest. */

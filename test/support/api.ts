@@ -40,14 +40,15 @@ export const newWorkspace = (): string => `ws_${randomUUID().replace(/-/g, '').s
  * `events`, also the stream poller and delivery queue of `npm start`, limited to this API's workspaces.
  * Rate limits are off (suites send many requests at once on one workspace) unless `rateLimits` is given: then they
  * are those, for the whole process, until `close`. Credentials are cached as on AWS (shared/identity/resolution-cache.ts),
- * unless `credentialCaching` is false: then every request resolves its credential anew.
+ * unless `credentialCaching` is false: then every request resolves its credential anew. `devRoutes`: also those of
+ * `npm start` (lib/local/dev-routes.ts).
  */
 export async function startTestApi(
-  options: { events?: boolean; rateLimits?: RateLimitSettings; credentialCaching?: boolean } = {},
+  options: { events?: boolean; rateLimits?: RateLimitSettings; credentialCaching?: boolean; devRoutes?: boolean } = {},
 ): Promise<TestApi> {
   const keys = await generateKeys();
   const restoreRateLimits = useRateLimits(options.rateLimits ?? null);
-  const api: LocalApi = await startLocalApi({ keys, port: 0, credentialCaching: options.credentialCaching });
+  const api: LocalApi = await startLocalApi({ keys, port: 0, credentialCaching: options.credentialCaching, devRoutes: options.devRoutes });
   const workspaces = new Set<string>();
   const events = options.events ? await startEventPipeline(workspaces) : undefined;
 

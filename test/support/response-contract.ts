@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { routes } from '../../functions/routes';
+import { devRoutes } from '../../lib/local/dev-routes';
 import { createRouter } from '../../lib/local/router';
 import type { Schema } from '../../shared/schemas/common';
 import { errorResource, oauthErrorResource } from '../../shared/schemas/errors';
@@ -12,7 +13,8 @@ import { errorResource, oauthErrorResource } from '../../shared/schemas/errors';
  * schema. With `CONTRACT_RECORD=<file>` the violations are appended to the file instead of failing the test.
  */
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-const route = createRouter(routes);
+// The development routes too: a test that starts the server with them has their answers checked as well.
+const route = createRouter([...routes, ...devRoutes]);
 const compiled = new Map<Schema, ValidateFunction>();
 
 /** A copy of `schema` in which every object without an explicit `additionalProperties` accepts no other member. */

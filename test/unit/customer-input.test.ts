@@ -47,6 +47,16 @@ describe('applyCustomerInput', () => {
     expect(next).not.toHaveProperty('payment_method_type');
   });
 
+  it('sets billing_email_status back to ok when billing_email changes, and only then', () => {
+    const bounced = { ...blank(), billing_email: 'ap@buyer.test', billing_email_status: 'bounced' as const };
+    expect(applyCustomerInput(bounced, { name: 'B' }, now).billing_email_status).toBe('bounced');
+    expect(applyCustomerInput(bounced, { billing_email: 'ap@buyer.test' }, now).billing_email_status).toBe('bounced');
+    expect(applyCustomerInput(bounced, { billing_email: 'new@buyer.test' }, now).billing_email_status).toBe('ok');
+    expect(applyCustomerInput(bounced, { billing_email: null }, now).billing_email_status).toBe('ok');
+    const { billing_email_status: _absent, ...older } = blank();
+    expect(toCustomer(older).billing_email_status).toBe('ok');
+  });
+
   it('does not expose storage attributes', () => {
     const out = toCustomer(blank());
     for (const internal of ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'lf', '_type', '_version', 'currency_locks']) expect(out).not.toHaveProperty(internal);

@@ -88,7 +88,7 @@ describe('the outbox transport', () => {
     const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
       const raw = Buffer.from('Subject: hi\r\n\r\nhello\r\n');
-      const where = await (await emailTransport()).send({ id: 'eml_x', raw, from: 'a@b.test', to: ['c@d.test'], cc: [], bcc: [] });
+      const where = await (await emailTransport()).send({ id: 'eml_x', workspaceId: 'ws_x', raw, from: 'a@b.test', to: ['c@d.test'], cc: [], bcc: [] });
       expect(where).toBe(join(dir, 'eml_x.eml'));
       expect(readFileSync(where)).toEqual(raw);
       expect(log).toHaveBeenCalledWith(expect.stringContaining(where));

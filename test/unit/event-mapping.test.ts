@@ -28,6 +28,16 @@ describe('mapChange: customers', () => {
     expect(types(customer(), { ...customer(), deleted_at: t1, updated_at: t1 })).toEqual(['customer.deleted']);
   });
 
+  it('maps billing_email_status leaving ok (a bounce or complaint) to email_bounced, once; its return to ok with a new address to updated', () => {
+    const { billing_email_status: _absent, ...older } = { ...customer(), billing_email: 'ap@buyer.test' };
+    const bounced = { ...older, billing_email_status: 'bounced', updated_at: t1, _version: 1 };
+    expect(types(older, bounced)).toEqual(['customer.email_bounced']);
+    expect(types(customer(), { ...customer(), billing_email_status: 'complained', updated_at: t1 })).toEqual(['customer.email_bounced']);
+    expect(types(bounced, { ...bounced, billing_email_status: 'complained' })).toEqual(['customer.email_bounced']);
+    expect(types(bounced, { ...bounced, _version: 2 })).toEqual([]);
+    expect(types(bounced, { ...bounced, billing_email: 'new@buyer.test', billing_email_status: 'ok' })).toEqual(['customer.updated']);
+  });
+
   it('emits nothing when nothing visible changed (a currency lock, a version bump)', () => {
     expect(types(customer(), { ...customer(), currency_locks: new Set(['wallet']), _version: 3 })).toEqual([]);
   });

@@ -3,6 +3,7 @@ import type { Ctx } from '../../context';
 import type { CollectionMethod } from '../collection/settings';
 import type { StoredItem } from '../../db/items';
 import { entityKey, listIndexKeys } from '../../db/keys';
+import type { BillingEmailStatus } from './billing-email-status';
 
 export const CUSTOMER = 'CUS';
 
@@ -40,6 +41,7 @@ export interface CustomerMembers {
   billing_address: Address | null;
   shipping_address: Address | null;
   billing_email: string | null;
+  billing_email_status?: BillingEmailStatus;
   invoice_emails: string[];
   invoicing_entity_id: string;
   invoice_reminders_enabled: boolean;
@@ -137,6 +139,7 @@ export function newCustomerItem(ctx: Ctx, id: string, now: string): CustomerItem
     billing_address: null,
     shipping_address: null,
     billing_email: null,
+    billing_email_status: 'ok',
     invoice_emails: [],
     invoicing_entity_id: '',
     invoice_reminders_enabled: true,
@@ -188,6 +191,7 @@ export function toCustomer(item: CustomerItem) {
     billing_address: orderedAddress(m.billing_address),
     shipping_address: orderedAddress(m.shipping_address),
     billing_email: m.billing_email,
+    billing_email_status: m.billing_email_status ?? 'ok',
     invoice_emails: m.invoice_emails,
     invoicing_entity_id: m.invoicing_entity_id,
     invoice_reminders_enabled: m.invoice_reminders_enabled,

@@ -2,12 +2,16 @@ import type { EventDraft } from '../events/catalog';
 import { changedPublicly } from '../events/changed';
 import { toCustomer, type CustomerItem } from './customer';
 
-/** Customer changes → events: a soft delete is `deleted`, a status move `archived`/`unarchived`, anything else visible `updated`. */
+/**
+ * Customer changes → events: a soft delete is `deleted`, a status move `archived`/`unarchived`, `billing_email_status`
+ * leaving `ok` (a bounce or complaint, shared/email/feedback.ts) `email_bounced`, anything else visible `updated`.
+ */
 export function customerEvents(before: CustomerItem | undefined, after: CustomerItem | undefined): EventDraft[] {
   if (!after) return [];
   const data = toCustomer(after);
   if (!before) return [{ type: 'customer.created', data }];
   if (!before.deleted_at && after.deleted_at) return [{ type: 'customer.deleted', data }];
   if (before.status !== after.status) return [{ type: after.status === 'archived' ? 'customer.archived' : 'customer.unarchived', data }];
+  if (data.billing_email_status !== 'ok' && data.billing_email_status !== toCustomer(before).billing_email_status) return [{ type: 'customer.email_bounced', data }];
   return changedPublicly(toCustomer(before), data) ? [{ type: 'customer.updated', data }] : [];
 }

@@ -76,6 +76,8 @@ export function applyCustomerInput(current: CustomerItem, input: CustomerInput, 
   if (input.tax_ids !== undefined) next.tax_ids = input.tax_ids.map((t) => taxId(current, t.value));
   else if (input.vat_number !== undefined) next.tax_ids = input.vat_number === null ? [] : [taxId(current, input.vat_number)];
   if (input.vat_rate_custom !== undefined && input.tax_rate_custom === undefined) next.tax_rate_custom = input.vat_rate_custom;
+  // A bounce or complaint was about the old address: a new one is tried again.
+  if (input.billing_email !== undefined && input.billing_email !== current.billing_email) next.billing_email_status = 'ok';
   return next;
 }
 

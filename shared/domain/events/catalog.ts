@@ -1,6 +1,6 @@
 /** Every event type of decisions.md ("Webhook messages"), dotted `<object>.<action>`. */
 export const EVENT_TYPES = [
-  'customer.created', 'customer.updated', 'customer.archived', 'customer.unarchived', 'customer.deleted',
+  'customer.created', 'customer.updated', 'customer.archived', 'customer.unarchived', 'customer.deleted', 'customer.email_bounced',
   'invoicing_entity.created', 'invoicing_entity.updated',
   'product.created', 'product.updated', 'product.archived', 'product.unarchived',
   'price_configuration.created', 'price_configuration.updated', 'price_configuration.archived',
