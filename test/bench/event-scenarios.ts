@@ -6,6 +6,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { makeCtx, type Ctx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
+import { firstReadSize } from '../../shared/db/shards';
 import type { EventType } from '../../shared/domain/events/catalog';
 import { DEFAULT_WINDOW_MS } from '../../shared/domain/events/list-messages';
 import { messagesByTypePartitions, messagesPartitions, type WebhookMessage } from '../../shared/domain/events/messages';
@@ -128,8 +129,8 @@ export async function measureMessageLists(options: ListBench): Promise<MessageLi
   }
 
   // The handler's own operation (list-messages.ts): newest-first Queries on the default 90-day key range, one per
-  // partition of the log (or of the type's index), each with Limit ⌈51 / partitions⌉ + 1, all at once: the merge's
-  // first round, which a uniform spread of ids makes enough. The iterator key that signs the next page is read once
+  // partition of the log (or of the type's index), each with the merge's first Limit (firstReadSize), all at once:
+  // the merge's first round, which a uniform spread of ids makes enough for most pages. The iterator key that signs the next page is read once
   // per process and then remembered.
   const floor = (ctx: Ctx, type: EventType | undefined) => {
     const partitions = type ? messagesByTypePartitions(ctx, type) : messagesPartitions(ctx);
@@ -146,7 +147,7 @@ export async function measureMessageLists(options: ListBench): Promise<MessageLi
               KeyConditionExpression: `${type ? 'gsi2pk' : 'pk'} = :p AND ${type ? 'gsi2sk' : 'sk'} BETWEEN :lo AND :hi`,
               ExpressionAttributeValues: { ':p': partition, ':lo': lo, ':hi': hi },
               ScanIndexForward: false,
-              Limit: Math.ceil(51 / partitions.length) + 1,
+              Limit: firstReadSize(51, partitions.length),
             }),
           ),
         ),

@@ -39,12 +39,12 @@ describe('the k-way merge of sharded partitions', () => {
     const even = Array.from({ length: 8 }, () => [] as number[]);
     const evenShards = even.map((calls, s) => partition(Array.from({ length: 20 }, (_, i) => `k${String(i * 8 + s).padStart(3, '0')}`), true, Infinity, calls));
     expect(await new MergedReader(evenShards, (k) => k, true).take(51)).toHaveLength(51);
-    expect(even.map((calls) => calls.length)).toEqual(new Array(8).fill(1)); // ⌈51 / 8⌉ + 1 = 8 each, once
+    expect(even.map((calls) => calls.length)).toEqual(new Array(8).fill(1)); // ⌈6.4 + 2√6.4⌉ = 12 each, once
 
     const skewed: number[] = [];
     const shards = [partition(Array.from({ length: 200 }, (_, i) => `k${String(i).padStart(3, '0')}`), true, Infinity, skewed), partition([], true)];
     expect(await new MergedReader(shards, (k) => k, true).take(101)).toHaveLength(101);
-    expect(skewed).toEqual([52, 49]); // its share, then what the page still needs (doubling would ask more)
+    expect(skewed).toEqual([65, 36]); // ⌈50.5 + 2√50.5⌉, then what the page still needs (doubling would ask more)
   });
 
   it('equals one sorted list, in either order, however the items are sharded, paged and taken', async () => {
