@@ -10,8 +10,9 @@ import { batchGet } from './batch-get';
  * spread instead, over shard items of their own partitions that an increment picks at random and a read sums,
  * together with the old single item (which keeps what it counted before: no migration). docs/operations.md.
  *
- * - workspace totals of invoices (and credit notes), subscriptions and customers: COUNTER_SHARDS shards, so each
- *   takes under 1 % of the creations and together ~5,000 transactions/s (read: one BatchGetItem per 100 items);
+ * - workspace totals of invoices (and credit notes), subscriptions, customers and emails (one per issued invoice):
+ *   COUNTER_SHARDS shards, so each takes under 1 % of the creations and together ~5,000 transactions/s (read: one
+ *   BatchGetItem per 100 items);
  * - a customer's invoice count (every invoice moves it): one item, in its own partition rather than the
  *   workspace's counter partition that every customer's shared.
  *
@@ -19,7 +20,7 @@ import { batchGet } from './batch-get';
  * condition needs the one value.
  */
 export const COUNTER_SHARDS = 128;
-const SHARDED_TOTALS: ReadonlySet<string> = new Set(['INV', 'SUB', 'CUS']);
+const SHARDED_TOTALS: ReadonlySet<string> = new Set(['INV', 'SUB', 'CUS', 'EML']);
 const OWN_PARTITION = /^INV#customer_id=/;
 
 /** Every item whose `total`s add up to the counter: the single item first, then its shards. */
