@@ -1,4 +1,5 @@
 import type { Ctx } from '../context';
+import { shardOf } from './shards';
 
 /**
  * Key builders. Every key starts with the workspace taken from ctx (the verified token), never from input.
@@ -19,13 +20,26 @@ export function workspaceOf(pk: unknown): string | undefined {
 /** The root item of an entity: one partition per entity, so its later children (ledger entries…) sit beside it. */
 export const entityKey = (ctx: Ctx, type: EntityType, id: string): Key => ({ pk: `${ws(ctx)}#${type}#${id}`, sk: type });
 
-/** The list index entry of an entity, ordered by creation. */
-export const listIndexKeys = (ctx: Ctx, type: EntityType, createdAt: string, id: string) => ({
-  gsi1pk: listPartition(ctx, type),
-  gsi1sk: `${createdAt}#${id}`,
-});
+/** The list index entry of an entity, ordered by creation: in a shard of the list when its type's is sharded. */
+export const listIndexKeys = (ctx: Ctx, type: EntityType, createdAt: string, id: string) => {
+  const shards = LIST_SHARDS[type];
+  return { gsi1pk: shards ? `${listPartition(ctx, type)}#${shardOf(id, shards)}` : listPartition(ctx, type), gsi1sk: `${createdAt}#${id}` };
+};
 
 export const listPartition = (ctx: Ctx, type: EntityType): string => `${ws(ctx)}#LIST#${type}`;
+
+/**
+ * Lists one workspace can write faster than one partition takes (1,000 write units/s; an invoice's index entry is
+ * written at its creation and at each change of its list fields): their entries are spread over shards
+ * (`WS#<ws>#LIST#<type>#<shard>`, from the id), merged on read (pagination.ts). docs/operations.md.
+ */
+const LIST_SHARDS: Partial<Record<EntityType, number>> = { INV: 8 };
+
+/** A list's index partitions: the unsharded one (every entry of an unsharded type, older ones of a sharded type), then the shards. */
+export const listPartitions = (ctx: Ctx, type: EntityType): string[] => [
+  listPartition(ctx, type),
+  ...Array.from({ length: LIST_SHARDS[type] ?? 0 }, (_, shard) => `${listPartition(ctx, type)}#${shard}`),
+];
 
 /** The entry of an entity in the list of its parent (`field` = `value`), ordered by creation. */
 export const parentListKeys = (ctx: Ctx, type: EntityType, field: string, value: string, createdAt: string, id: string) => ({
@@ -60,6 +74,9 @@ export const leaseKey = (name: string): Key => ({ pk: LEASE_PARTITION, sk: name 
 
 /** Per-workspace counter of listed items of a type: the source of `meta.total`. */
 export const counterKey = (ctx: Ctx, type: EntityType): Key => ({ pk: `${ws(ctx)}#COUNTER`, sk: type });
+
+/** One shard of a counter spread over items of their own partitions (counters.ts), summed with counterKey's on read. */
+export const counterShardKey = (ctx: Ctx, counter: string, shard: number): Key => ({ pk: `${ws(ctx)}#COUNTER#${counter}#${shard}`, sk: counter });
 
 /** Per-workspace singletons (such as the default invoicing entity pointer). */
 export const settingKey = (ctx: Ctx, name: string): Key => ({ pk: `${ws(ctx)}#SETTING`, sk: name });

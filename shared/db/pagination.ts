@@ -1,8 +1,12 @@
-import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { chunksOf } from '../concurrency';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../context';
 import { db, tableName } from './client';
-import { counterKey, listPartition, parentListPartition, type EntityType, type Key } from './keys';
+import { batchGet } from './batch-get';
+import { counterWriteKey, isSingleItem, readCounter } from './counters';
+import { listPartitions, parentListPartition, type EntityType, type Key } from './keys';
+import { MergedReader, type PageReader } from './shards';
+
+export { batchGet };
 
 export interface ListFields {
   [field: string]: string | number | boolean | null | undefined;
@@ -30,6 +34,7 @@ const INDEX_PAGE = 1_000;
 
 interface IndexEntry extends Key {
   lf?: ListFields;
+  [sortKey: string]: unknown;
 }
 
 /**
@@ -57,22 +62,24 @@ export async function listPage<Item, T>(
   };
 }
 
-/** Where a list's entries are: an index, its partition, and the counter of its total. */
+/** Where a list's entries are: an index, its partitions (one, or a sharded list's), and the counter of its total. */
 interface Source {
   index: 'gsi1' | 'gsi3';
   partitionKey: string;
-  partition: string;
+  sortKey: string;
+  partitions: string[];
   counter: string;
   /** Index keys sort by creation: read them backwards for newest first. */
   newestFirst?: boolean;
 }
 
-const listSource = (ctx: Ctx, type: EntityType): Source => ({ index: 'gsi1', partitionKey: 'gsi1pk', partition: listPartition(ctx, type), counter: type });
+const listSource = (ctx: Ctx, type: EntityType): Source => ({ index: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', partitions: listPartitions(ctx, type), counter: type });
 
 const parentSource = (ctx: Ctx, type: EntityType, parent: { field: string; value: string }): Source => ({
   index: 'gsi3',
   partitionKey: 'gsi3pk',
-  partition: parentListPartition(ctx, type, parent.field, parent.value),
+  sortKey: 'gsi3sk',
+  partitions: [parentListPartition(ctx, type, parent.field, parent.value)],
   counter: parentCounter(type, parent.field, parent.value),
 });
 
@@ -80,15 +87,8 @@ export const parentCounter = (type: EntityType, field: string, value: string) =>
 
 async function readIndexWindow(source: Source, skip: number, take: number): Promise<Key[]> {
   if (take === 0) return [];
-  const wanted = skip + take;
-  const entries: IndexEntry[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await queryIndex(source, Math.min(wanted - entries.length, INDEX_PAGE), cursor, false);
-    entries.push(...((page.Items ?? []) as IndexEntry[]));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor && entries.length < wanted);
-  return entries.slice(skip, wanted).map(({ pk, sk }) => ({ pk, sk }));
+  const entries = await indexEntries(source, false).take(skip + take);
+  return entries.slice(skip).map(({ pk, sk }) => ({ pk, sk }));
 }
 
 async function scanIndexFiltered(
@@ -99,71 +99,53 @@ async function scanIndexFiltered(
   const keys: Key[] = [];
   let matched = 0;
   let readPastPage = 0;
-  let cursor: Record<string, unknown> | undefined;
+  const entries = indexEntries(source, source.index === 'gsi1');
   do {
-    const page = await queryIndex(source, INDEX_PAGE, cursor, source.index === 'gsi1');
-    for (const entry of (page.Items ?? []) as IndexEntry[]) {
+    for (const entry of await entries.take(INDEX_PAGE)) {
       if (matched >= skip + take) readPastPage += 1;
       if (!filter(entry.lf ?? {})) continue;
       if (matched >= skip && matched < skip + take) keys.push({ pk: entry.pk, sk: entry.sk });
       matched += 1;
     }
-    cursor = page.LastEvaluatedKey;
-  } while (cursor && readPastPage < COUNT_READ_LIMIT);
-  return [keys, { total: matched, approximate: cursor !== undefined }];
+  } while (!entries.exhausted && readPastPage < COUNT_READ_LIMIT);
+  return [keys, { total: matched, approximate: !entries.exhausted }];
 }
 
-function queryIndex(source: Source, limit: number, cursor: Record<string, unknown> | undefined, withFields: boolean): Promise<QueryCommandOutput> {
-  return db.send(
-    new QueryCommand({
+/** The list's index entries in its order, its partitions merged (shards.ts; one partition reads as before). */
+function indexEntries(source: Source, withFields: boolean): MergedReader<IndexEntry> {
+  const read = (partition: string): PageReader<IndexEntry> => async (limit, cursor) => {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: source.index,
+        KeyConditionExpression: `${source.partitionKey} = :p`,
+        ExpressionAttributeValues: { ':p': partition },
+        ProjectionExpression: ['pk', 'sk', source.sortKey, ...(withFields ? ['lf'] : [])].join(', '),
+        ScanIndexForward: !source.newestFirst,
+        Limit: Math.min(limit, INDEX_PAGE),
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    return { items: (page.Items ?? []) as IndexEntry[], cursor: page.LastEvaluatedKey };
+  };
+  return new MergedReader(source.partitions.map(read), (entry) => String(entry[source.sortKey]), !!source.newestFirst);
+}
+
+/**
+ * The counter update that goes in the same transaction as the inserts (+n) or the removals (-n), on the counter's
+ * item or one of its shards (counters.ts). With `max`, an insert fails its condition when the workspace would hold
+ * more than that many (single-item counters only).
+ */
+export function counterUpdate(ctx: Ctx, type: EntityType | string, delta: number, max?: number) {
+  if (max !== undefined && !isSingleItem(ctx, type)) throw new Error(`counter ${type} is sharded: it cannot hold a maximum`);
+  return {
+    Update: {
       TableName: tableName(),
-      IndexName: source.index,
-      KeyConditionExpression: `${source.partitionKey} = :p`,
-      ExpressionAttributeValues: { ':p': source.partition },
-      ProjectionExpression: withFields ? 'pk, sk, lf' : 'pk, sk',
-      ScanIndexForward: !source.newestFirst,
-      Limit: limit,
-      ExclusiveStartKey: cursor,
-    }),
-  );
+      Key: counterWriteKey(ctx, type),
+      UpdateExpression: 'ADD #total :d',
+      ExpressionAttributeNames: { '#total': 'total' },
+      ExpressionAttributeValues: { ':d': delta, ...(max !== undefined && { ':max': max - delta + 1 }) },
+      ...(max !== undefined && { ConditionExpression: 'attribute_not_exists(#total) OR #total < :max' }),
+    },
+  };
 }
-
-async function readCounter(ctx: Ctx, counter: string): Promise<number> {
-  const result = await db.send(new GetCommand({ TableName: tableName(), Key: counterKey(ctx, counter) }));
-  return Number(result.Item?.total ?? 0);
-}
-
-/**
- * Fetches items by key, 100 a BatchGetItem (the calls in parallel), keeping the order of `keys` (BatchGetItem returns
- * them in any order); missing items are left out.
- */
-export async function batchGet(keys: Key[], consistent = false): Promise<Record<string, unknown>[]> {
-  const found = new Map<string, Record<string, unknown>>();
-  await Promise.all(chunksOf(keys, 100).map((chunk) => getChunk(chunk, consistent, found)));
-  return keys.map((k) => found.get(`${k.pk}|${k.sk}`)).filter((item): item is Record<string, unknown> => !!item);
-}
-
-async function getChunk(keys: Key[], consistent: boolean, found: Map<string, Record<string, unknown>>): Promise<void> {
-  let pending: Key[] = keys;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
-    const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } } }));
-    for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
-    pending = (result.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
-  }
-}
-
-/**
- * The counter update that goes in the same transaction as the inserts (+n) or the removals (-n). With `max`, an
- * insert fails its condition when the workspace would hold more than that many.
- */
-export const counterUpdate = (ctx: Ctx, type: EntityType | string, delta: number, max?: number) => ({
-  Update: {
-    TableName: tableName(),
-    Key: counterKey(ctx, type),
-    UpdateExpression: 'ADD #total :d',
-    ExpressionAttributeNames: { '#total': 'total' },
-    ExpressionAttributeValues: { ':d': delta, ...(max !== undefined && { ':max': max - delta + 1 }) },
-    ...(max !== undefined && { ConditionExpression: 'attribute_not_exists(#total) OR #total < :max' }),
-  },
-});

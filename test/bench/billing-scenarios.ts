@@ -16,7 +16,7 @@ import { makeCtx, type Ctx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
 import { pushTo } from '../../shared/concurrency';
 import { getItem, raceBackoff } from '../../shared/db/items';
-import { counterKey, listIndexKeys, listPartition } from '../../shared/db/keys';
+import { counterKey, listIndexKeys, listPartitions } from '../../shared/db/keys';
 import { transactWrite } from '../../shared/db/transactions';
 import { CUSTOMER, customerItemKey, subscriptionSummaryAttribute, type CustomerItem } from '../../shared/domain/customers/customer';
 import { INVOICE, invoiceKey, invoiceListKeys, type InvoiceItem } from '../../shared/domain/invoices/invoice';
@@ -107,7 +107,7 @@ function describe(command: string, input: Record<string, unknown>): string {
   const name = (key: { pk?: unknown; sk?: unknown } | undefined) => {
     const pk = String(key?.pk ?? '');
     const sk = String(key?.sk ?? '');
-    if (pk.endsWith('#COUNTER')) return sk.includes('customer_id=') ? "the customer's invoice counter" : `the ${sk} counter`;
+    if (pk.includes('#COUNTER')) return sk.includes('customer_id=') ? "the customer's invoice counter" : `the ${sk} counter`;
     return { SUB: 'the subscription', CUS: 'the customer', IVE: 'the invoicing entity', INV: 'the invoice' }[sk] ?? sk;
   };
   const consistency = (c: unknown) => (c ? 'strongly consistent' : 'eventually consistent');
@@ -371,17 +371,19 @@ async function seedWorkspace(
   return { ctx, workspaceId, call, templates: templateItems as SubscriptionItem[], pools, ids: ids.slice(floorOnly), seedSeconds: (performance.now() - started) / 1000 };
 }
 
-/** The list fields (`lf`) of every item of `type` in the workspace's list index (an invoice's hold its number and subscription). */
+/** The list fields (`lf`) of every item of `type` in the workspace's list index, every shard of it (an invoice's hold its number and subscription). */
 async function listed<T>(ctx: Ctx, type: typeof SUBSCRIPTION | typeof INVOICE): Promise<T[]> {
   const out: T[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(new QueryCommand({
-      TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': listPartition(ctx, type) }, ExclusiveStartKey: cursor,
-    }));
-    for (const item of page.Items ?? []) out.push(item.lf as T);
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
+  for (const partition of listPartitions(ctx, type)) {
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(new QueryCommand({
+        TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': partition }, ExclusiveStartKey: cursor,
+      }));
+      for (const item of page.Items ?? []) out.push(item.lf as T);
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+  }
   return out;
 }
 

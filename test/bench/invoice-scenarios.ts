@@ -9,7 +9,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { makeCtx, type Ctx } from '../../shared/context';
 import { db, dynamoCallCount, tableName } from '../../shared/db/client';
 import { versionCondition } from '../../shared/db/items';
-import { counterKey, type Key } from '../../shared/db/keys';
+import type { Key } from '../../shared/db/keys';
 import { counterUpdate } from '../../shared/db/pagination';
 import { customerInvoiceCounter } from '../../shared/domain/invoices/read';
 import type { TransactItem } from '../../shared/db/transactions';
@@ -135,18 +135,17 @@ const createTransaction = (ctx: Ctx, p: CreateParties, invoice: InvoiceItem): Tr
 /**
  * (b) for creation: createInvoice's reads, in its order and with its parallelism, then its transaction. The customer
  * (customerFor); then, in parallel, the price configuration → its product (resolveLines, each read once however many
- * lines use it) ∥ the entity the customer names ∥ the customer's invoice counter (isFirstOrder). No coupons:
- * redemptionsFor reads nothing.
+ * lines use it) ∥ the entity the customer names. No promotion code: the customer's invoice counter is not read
+ * (isFirstOrderForCode), and redemptionsFor reads nothing.
  */
 function createFullFloor(ctx: Ctx, p: CreateParties, template: InvoiceItem, written: { count: number }) {
   const customer = customerItemKey(ctx, p.customerId);
   const configuration = priceConfigurationKey(ctx, p.priceConfigurationId);
   const product = productKey(ctx, p.productId);
-  const counter = counterKey(ctx, customerInvoiceCounter(p.customerId));
   const entity = entityItemKey(ctx, p.entityId);
   return async () => {
     await consistentGet(customer);
-    await Promise.all([consistentGet(configuration).then(() => consistentGet(product)), consistentGet(entity), consistentGet(counter)]);
+    await Promise.all([consistentGet(configuration).then(() => consistentGet(product)), consistentGet(entity)]);
     await send(createTransaction(ctx, p, cloneInvoice(ctx, template)));
     written.count += 1;
   };
@@ -171,7 +170,7 @@ function validateTransaction(ctx: Ctx, draft: InvoiceItem, entity: EntityItem, c
 function itemName(key: Partial<Key>, item?: Record<string, unknown>): string {
   const pk = String(key.pk ?? '');
   const sk = String(key.sk ?? '');
-  if (pk.endsWith('#COUNTER')) return sk === INVOICE ? 'the workspace\'s invoice counter' : sk.startsWith(`${INVOICE}#customer_id=`) ? 'the customer\'s invoice counter' : `counter ${sk}`;
+  if (pk.includes('#COUNTER')) return sk === INVOICE ? 'the workspace\'s invoice counter' : sk.startsWith(`${INVOICE}#customer_id=`) ? 'the customer\'s invoice counter' : `counter ${sk}`;
   if (sk === INVOICE) {
     const lines = Array.isArray(item?.line_items) ? ` (${item.line_items.length} lines, ${(itemBytes(item!) / 1024).toFixed(1)} KB as JSON)` : '';
     return `the invoice${lines}`;

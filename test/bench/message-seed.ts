@@ -11,7 +11,7 @@ import { putBatch } from './batch-write';
 import type { Ctx } from '../../shared/context';
 import { db, tableName } from '../../shared/db/client';
 import type { EventType } from '../../shared/domain/events/catalog';
-import { messageKey, messagesByTypePartition, type MessageItem } from '../../shared/domain/events/messages';
+import { messageItemKeys, type MessageItem } from '../../shared/domain/events/messages';
 import { recordEvents, type Change } from '../../shared/domain/events/record-events';
 import { deterministicUlid } from '../../shared/ids';
 
@@ -26,9 +26,7 @@ export function messageItem(ctx: Ctx, change: Change, index: number): MessageIte
   const ulid = deterministicUlid(change.time, seed);
   const at = new Date(change.time).toISOString();
   return {
-    ...messageKey(ctx, `msg_${ulid}`),
-    gsi2pk: messagesByTypePartition(ctx, event.type),
-    gsi2sk: `msg_${ulid}`,
+    ...messageItemKeys(ctx, `msg_${ulid}`, event.type),
     _type: 'webhook_message',
     _version: 0,
     id: `msg_${ulid}`,

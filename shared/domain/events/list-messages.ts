@@ -4,7 +4,8 @@ import { db, tableName } from '../../db/client';
 import { InvalidRequest } from '../../errors';
 import { ulidTimeBounds } from '../../ids';
 import { openIterator, sealIterator } from './iterator';
-import { messagesByTypePartition, messagesPartition, toWebhookMessage, type MessageItem, type WebhookMessage } from './messages';
+import { MergedReader, type PageReader } from '../../db/shards';
+import { messagesByTypePartitions, messagesPartitions, toWebhookMessage, type MessageItem, type WebhookMessage } from './messages';
 
 export interface MessageQuery {
   before?: string;
@@ -27,16 +28,16 @@ interface ListingState {
 export const DEFAULT_WINDOW_MS = 90 * 24 * 3600_000;
 
 /**
- * Newest first. Each event type is its own time-sorted partition (gsi2), and the whole log is one (the table),
- * so any page is one Query per type on a key range, merged: the cost does not grow with the log.
+ * Newest first. The log is LOG_SHARDS time-sorted partitions (the table) and each event type TYPE_SHARDS more
+ * (gsi2): a page is one Query per partition on a key range, merged newest first (shards.ts), asking each for about
+ * its share of the page: the cost grows with the shards, not with the log. The cursor is the last id returned,
+ * which does not depend on the shards: a page continues below it in every one.
  */
 export async function listMessages(ctx: Ctx, query: MessageQuery): Promise<{ meta: { iterator: string | null }; data: WebhookMessage[] }> {
   const state = query.iterator ? await continuing(ctx, query) : fresh(ctx, query);
   const hi = state.last ? below(state.last) : state.hi;
-  const pages = await Promise.all(
-    (state.types.length > 0 ? state.types : [undefined]).map((type) => queryRange(ctx, type, state.lo, hi, query.limit + 1)),
-  );
-  const merged = pages.flat().sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, query.limit + 1);
+  const sources = hi < state.lo ? [] : partitionsOf(ctx, state.types);
+  const merged = await new MergedReader(sources.map((source) => rangeReader(source, state.lo, hi)), (m) => m.id, true).take(query.limit + 1);
   const page = merged.slice(0, query.limit);
   const more = merged.length > query.limit;
   return {
@@ -44,6 +45,16 @@ export async function listMessages(ctx: Ctx, query: MessageQuery): Promise<{ met
     data: page.map(toWebhookMessage),
   };
 }
+
+interface Source {
+  index?: 'gsi2';
+  partition: string;
+}
+
+const partitionsOf = (ctx: Ctx, types: string[]): Source[] =>
+  types.length === 0
+    ? messagesPartitions(ctx).map((partition) => ({ partition }))
+    : types.flatMap((type) => messagesByTypePartitions(ctx, type).map((partition) => ({ index: 'gsi2' as const, partition })));
 
 function fresh(ctx: Ctx, query: MessageQuery): ListingState {
   const now = ctx.clock.now().getTime();
@@ -69,25 +80,20 @@ const eventTypes = (query: MessageQuery): string[] =>
 /** An inclusive upper bound just below `id`: ids have one length, so lowering the last character code suffices. */
 const below = (id: string): string => id.slice(0, -1) + String.fromCharCode(id.charCodeAt(id.length - 1) - 1);
 
-async function queryRange(ctx: Ctx, type: string | undefined, lo: string, hi: string, want: number): Promise<MessageItem[]> {
-  if (hi < lo) return [];
-  const [pk, sk] = type ? ['gsi2pk', 'gsi2sk'] : ['pk', 'sk'];
-  const items: MessageItem[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
+function rangeReader({ index, partition }: Source, lo: string, hi: string): PageReader<MessageItem> {
+  const [pk, sk] = index ? ['gsi2pk', 'gsi2sk'] : ['pk', 'sk'];
+  return async (limit, cursor) => {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        ...(type && { IndexName: 'gsi2' }),
+        ...(index && { IndexName: index }),
         KeyConditionExpression: `${pk} = :p AND ${sk} BETWEEN :lo AND :hi`,
-        ExpressionAttributeValues: { ':p': type ? messagesByTypePartition(ctx, type) : messagesPartition(ctx), ':lo': lo, ':hi': hi },
+        ExpressionAttributeValues: { ':p': partition, ':lo': lo, ':hi': hi },
         ScanIndexForward: false,
-        Limit: want - items.length,
+        Limit: limit,
         ExclusiveStartKey: cursor,
       }),
     );
-    items.push(...((page.Items ?? []) as MessageItem[]));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor && items.length < want);
-  return items;
+    return { items: (page.Items ?? []) as MessageItem[], cursor: page.LastEvaluatedKey };
+  };
 }

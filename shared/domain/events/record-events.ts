@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
-import { collectionKey } from '../../db/keys';
 import { transactWrite, writeUnlessDone } from '../../db/transactions';
 import { deterministicUlid } from '../../ids';
 import { boundData } from './bounded-data';
 import type { EventDraft } from './catalog';
-import { EVENTS, messageKey, messagesByTypePartition, type MessageItem } from './messages';
+import { eventKey, messageItemKeys, type MessageItem } from './messages';
 
 /** One item change as the stream delivers it: `changeId` is unique per change and stable across redeliveries. */
 export interface Change {
@@ -30,9 +29,7 @@ export async function recordEvents(ctx: Ctx, change: Change): Promise<{ message:
     const at = new Date(change.time).toISOString();
     const { data, truncated } = boundData(event.data);
     const message: MessageItem = {
-      ...messageKey(ctx, `msg_${ulid}`),
-      gsi2pk: messagesByTypePartition(ctx, event.type),
-      gsi2sk: `msg_${ulid}`,
+      ...messageItemKeys(ctx, `msg_${ulid}`, event.type),
       _type: 'webhook_message',
       _version: 0,
       id: `msg_${ulid}`,
@@ -41,7 +38,7 @@ export async function recordEvents(ctx: Ctx, change: Change): Promise<{ message:
       sent_at: at,
       created_at: at,
     };
-    const stored = { ...collectionKey(ctx, EVENTS, message.event_id), _type: 'event', id: message.event_id, type: event.type, data, ...(truncated && { truncated }), created_at: at };
+    const stored = { ...eventKey(ctx, message.event_id), _type: 'event', id: message.event_id, type: event.type, data, ...(truncated && { truncated }), created_at: at };
     const created = await writeUnlessDone(
       transactWrite([
         { Put: { TableName: tableName(), Item: stored, ConditionExpression: 'attribute_not_exists(pk)' } },

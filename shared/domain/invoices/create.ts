@@ -1,7 +1,8 @@
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { retryOnRace } from '../../db/items';
-import { counterKey, type Key } from '../../db/keys';
+import { counterPlaces } from '../../db/counters';
+import { type Key } from '../../db/keys';
 import { batchGet, counterUpdate } from '../../db/pagination';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
 import { RuleViolation } from '../../errors';
@@ -14,7 +15,7 @@ import { customerItemKey, type CustomerItem } from '../customers/customer';
 import { currencyLockItem, type CustomerAlso } from '../customers/currency-lock';
 import { findCustomerItem } from '../customers/read';
 import { assertNotArchived } from '../customers/rules';
-import { customerInvoiceCounter, isFirstOrder } from './read';
+import { customerInvoiceCounter, isFirstOrderForCode } from './read';
 import { entityItemKey, type EntityItem } from '../invoicing-entities/invoicing-entity';
 import { findEntityItem } from '../invoicing-entities/read';
 import { invoiceAmounts, type PricedLine } from './amounts';
@@ -103,26 +104,29 @@ interface IssuingReads {
 }
 
 /**
- * The customer, the entity, the customer's invoice counter (first order or not), strongly consistent, and the lines
- * priced (`price`, in the customer's currency). When the caller names the entity (a subscription's renewal does) the
- * first three are one BatchGetItem, and lines priced by the caller need nothing more; otherwise the customer says
- * which entity, read after it with the counter and the lines' catalog.
+ * The customer, the entity, the customer's invoice counter (first order or not; read only under a promotion code),
+ * strongly consistent, and the lines priced (`price`, in the customer's currency). When the caller names the entity
+ * (a subscription's renewal does) the first three are one BatchGetItem, and lines priced by the caller need nothing
+ * more; otherwise the customer says which entity, read after it with the counter and the lines' catalog.
  */
 async function issuingReads(ctx: Ctx, input: InvoiceInput, options: IssuingOptions, price: (currency: string) => Promise<Resolved>): Promise<IssuingReads> {
   const entityId = input.invoicing_entity_id;
   if (!entityId) {
     const customer = await customerFor(ctx, input.customer_id, options);
     const currency = currencyOf(customer, input.currency);
-    const [resolved, entity, firstOrder] = await Promise.all([price(currency), entityFor(ctx, customer.invoicing_entity_id), isFirstOrder(ctx, customer.id)]);
+    const [resolved, entity, firstOrder] = await Promise.all([price(currency), entityFor(ctx, customer.invoicing_entity_id), isFirstOrderForCode(ctx, customer.id, input.promotion_code)]);
     return { customer, entity, firstOrder, currency, resolved };
   }
-  const keys = { customer: customerItemKey(ctx, input.customer_id), entity: entityItemKey(ctx, entityId), counter: counterKey(ctx, customerInvoiceCounter(input.customer_id)) };
-  const found = await batchGet(Object.values(keys), true);
+  const keys = { customer: customerItemKey(ctx, input.customer_id), entity: entityItemKey(ctx, entityId) };
+  // The customer's invoice count only for a promotion code's first-order rule (isFirstOrderForCode).
+  const counter = input.promotion_code ? counterPlaces(ctx, customerInvoiceCounter(input.customer_id)) : [];
+  const found = await batchGet([keys.customer, keys.entity, ...counter], true);
   const at = <T>(key: Key) => found.find((item) => item.pk === key.pk && item.sk === key.sk) as T | undefined;
   const customer = usableCustomer(at<CustomerItem>(keys.customer), input.customer_id, options);
   const currency = currencyOf(customer, input.currency);
   const entity = usableEntity(at<EntityItem>(keys.entity), entityId);
-  return { customer, entity, firstOrder: (at<{ total?: number }>(keys.counter)?.total ?? 0) === 0, currency, resolved: await price(currency) };
+  const invoices = counter.reduce((sum, key) => sum + Number(at<{ total?: number }>(key)?.total ?? 0), 0);
+  return { customer, entity, firstOrder: counter.length > 0 && invoices === 0, currency, resolved: await price(currency) };
 }
 
 function currencyOf(customer: CustomerItem, given: string | undefined): string {

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context';
+import { readCounter } from '../../db/counters';
 import { getItem } from '../../db/items';
-import { counterKey } from '../../db/keys';
 import { listPage, parentCounter, type Page } from '../../db/pagination';
 import { NotFound } from '../../errors';
 import { invoiceFilters } from '../../schemas/invoice-filters';
@@ -11,10 +11,14 @@ import { INVOICE, invoiceKey, toInvoice, type Invoice, type InvoiceItem } from '
 export const customerInvoiceCounter = (customerId: string) => parentCounter(INVOICE, 'customer_id', customerId);
 
 /** True while the customer has no invoice yet (promotion codes `only_for_first_time_order`). */
-export async function isFirstOrder(ctx: Ctx, customerId: string): Promise<boolean> {
-  const counter = await getItem<{ total?: number }>(counterKey(ctx, customerInvoiceCounter(customerId)), true);
-  return (counter?.total ?? 0) === 0;
-}
+export const isFirstOrder = async (ctx: Ctx, customerId: string): Promise<boolean> => (await readCounter(ctx, customerInvoiceCounter(customerId), true)) === 0;
+
+/**
+ * isFirstOrder when a promotion code is applied, whose rules alone ask it; without one, false and no read (the
+ * customer's invoice count is otherwise read by no invoice's creation).
+ */
+export const isFirstOrderForCode = async (ctx: Ctx, customerId: string, promotionCode: string | null | undefined): Promise<boolean> =>
+  promotionCode ? isFirstOrder(ctx, customerId) : false;
 
 export const invoiceNotFound = (id: string) => new NotFound('invoice', id);
 

@@ -3,7 +3,7 @@ import { transactWrite } from '../../db/transactions';
 import { retryOnRace } from '../../db/items';
 import { RuleViolation } from '../../errors';
 import { redemptionsFor } from '../invoices/coupons';
-import { isFirstOrder } from '../invoices/read';
+import { isFirstOrderForCode } from '../invoices/read';
 import { findCustomerItem } from '../customers/read';
 import { prepareSubscription, type SubscriptionProductInput } from './prepare';
 import { getSubscription } from './read';
@@ -50,6 +50,6 @@ async function redemptionsOf(ctx: Ctx, input: CreateSubscriptionInput) {
   if (customer.deleted_at) throw new RuleViolation('customer_not_found', `No customer with id '${customer.id}' (or it is deleted).`);
   return redemptionsFor(ctx, {
     couponIds: input.coupon_ids ?? [], promotionCode: input.promotion_code, customerId: customer.id,
-    productIds: [...new Set(input.products.map((p) => p.product_id))], currency: customer.currency, isFirstOrder: await isFirstOrder(ctx, customer.id),
+    productIds: [...new Set(input.products.map((p) => p.product_id))], currency: customer.currency, isFirstOrder: await isFirstOrderForCode(ctx, customer.id, input.promotion_code),
   });
 }

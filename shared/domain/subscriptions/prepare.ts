@@ -222,7 +222,7 @@ const zoneOf = (customer: CustomerItem, entity: EntityItem): string =>
  *
  * The items, in this order (at most 4 + one per distinct product):
  * - `[0]` Put of the subscription (`attribute_not_exists(pk)`);
- * - `[1]` the workspace's subscription counter (`COUNTER`/`SUB`, +1);
+ * - `[1]` the workspace's subscription counter (a shard of `SUB`, +1: shared/db/counters.ts);
  * - `[2]` Update of the CUSTOMER item: its currency lock (reason `subscription`) and this subscription's summary in
  *   its `subscriptions`, on the condition that it still exists, is not deleted and keeps its currency. The caller's
  *   transaction must NOT touch the customer item itself (DynamoDB refuses two operations on one item);

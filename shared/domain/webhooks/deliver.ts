@@ -5,7 +5,7 @@ import { db, tableName } from '../../db/client';
 import { getItem } from '../../db/items';
 import { ConditionFailed, transactWrite, writeUnlessDone } from '../../db/transactions';
 import { newId } from '../../ids';
-import { messageKey, type MessageItem } from '../events/messages';
+import { findMessage, type MessageItem } from '../events/messages';
 import { deliveryKey, type AttemptItem, type DeliveryItem } from './delivery';
 import type { DeliveryJob } from './delivery-queue';
 import { endpointKey, signingSecrets, type EndpointItem } from './endpoint';
@@ -36,7 +36,7 @@ export async function deliver(job: DeliveryJob, random: () => number = Math.rand
   if (!delivery || delivery.status !== 'pending' || delivery.attempts !== job.attempt - 1) return;
   const [endpoint, message] = await Promise.all([
     getItem<EndpointItem>(endpointKey(ctx, job.endpointId), true),
-    getItem<MessageItem>(messageKey(ctx, job.messageId)),
+    findMessage(ctx, job.messageId),
   ]);
   if (!endpoint || endpoint.status !== 'enabled' || !message) {
     await closeDelivery(delivery, endpoint ? 'endpoint disabled' : 'endpoint deleted');
@@ -59,7 +59,7 @@ export async function deliver(job: DeliveryJob, random: () => number = Math.rand
   }
   // Counted once: only the worker whose attempt was recorded gets here.
   if (status === 'failed') countFailedDelivery();
-  if (succeeded) await markSent(ctx, message, attemptedAt);
+  if (succeeded) await markSent(message, attemptedAt);
   if (status === 'pending') await queueNextAttempt(ctx, { ...delivery, attempts: job.attempt, next_attempt_at: nextAt });
 }
 
@@ -130,13 +130,13 @@ function recordAttempt(
   ]);
 }
 
-/** A message's `sent_at` becomes the time of its first successful delivery (set once). */
-async function markSent(ctx: Ctx, message: MessageItem, at: Date): Promise<void> {
+/** A message's `sent_at` becomes the time of its first successful delivery (set once), at its own key (a shard, or the log before the shards). */
+async function markSent(message: MessageItem, at: Date): Promise<void> {
   await writeUnlessDone(
     db.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: messageKey(ctx, message.id),
+        Key: { pk: message.pk, sk: message.sk },
         UpdateExpression: 'SET sent_at = :at, delivered = :true',
         ConditionExpression: 'attribute_not_exists(delivered)',
         ExpressionAttributeValues: { ':at': at.toISOString(), ':true': true },

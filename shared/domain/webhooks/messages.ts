@@ -1,15 +1,14 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
-import { getItem } from '../../db/items';
 import { NotFound } from '../../errors';
-import { messageKey, toWebhookMessage, type MessageItem, type WebhookMessage } from '../events/messages';
+import { findMessage, toWebhookMessage, type WebhookMessage } from '../events/messages';
 import { deliveryKey, toAttempt, type AttemptItem, type DeliveryItem } from './delivery';
 import { findEndpointItem } from './endpoints';
 import { queueNextAttempt, subscribedEndpoints } from './schedule-deliveries';
 
 export async function getMessage(ctx: Ctx, id: string): Promise<WebhookMessage> {
-  const message = await getItem<MessageItem>(messageKey(ctx, id), true);
+  const message = await findMessage(ctx, id, true);
   if (!message) throw new NotFound('webhook message', id);
   return toWebhookMessage(message);
 }
@@ -19,7 +18,7 @@ export async function getMessage(ctx: Ctx, id: string): Promise<WebhookMessage> 
  * 3-day retry window, a pending one is brought forward. Attempts keep counting.
  */
 export async function retryMessage(ctx: Ctx, id: string): Promise<WebhookMessage> {
-  const message = await getItem<MessageItem>(messageKey(ctx, id), true);
+  const message = await findMessage(ctx, id, true);
   if (!message) throw new NotFound('webhook message', id);
   const now = ctx.clock.now().toISOString();
   for (const endpoint of await subscribedEndpoints(ctx, message.payload.event_type)) {
