@@ -186,7 +186,7 @@ async function renewals(bench: HeatBench) {
   return { done, recorded };
 }
 
-/** `count` events through POST /v1/events/batch, for `customerCount` customers in turn, within the last hour; then the stream's usage application. */
+/** `count` events through POST /v1/events/batch, for `customerCount` customers in turn, within one hour; then the stream's usage application. */
 async function events(bench: HeatBench, label: string, count: number, customerCount: number) {
   const { call } = await workspace(bench, label);
   await call('POST', '/v1/invoicing-entities', 201, { name: 'Bench Usage SAS', country: 'FR', currency: CURRENCY });
@@ -195,7 +195,8 @@ async function events(bench: HeatBench, label: string, count: number, customerCo
   await eachLimited([...customers.keys()], 8, async (i) => {
     customers[i] = (await call<{ id: string }>('POST', '/v1/customers', 201, { name: `Metered ${i}`, currency: CURRENCY })).id;
   });
-  const start = Date.now() - HOUR / 2;
+  // All within the last full hour: one hour bucket per customer, as a burst inside one hour meets it.
+  const start = Math.floor(Date.now() / HOUR) * HOUR - HOUR + 60_000;
   const batches = chunksOf(Array.from({ length: count }, (_, i) => i), bench.eventBatch);
   console.error(`Partition heat: ${count.toLocaleString('en-US')} events for ${customerCount.toLocaleString('en-US')} customer${customerCount === 1 ? '' : 's'}…`);
   return phase(bench, label, async () => {
@@ -233,29 +234,28 @@ async function schedulerTick(bench: HeatBench): Promise<TickHeat> {
   console.error(`Partition heat: seeding ${scheduled.toLocaleString('en-US')} scheduled subscriptions (${due} due) for a scheduler tick…`);
   const started = performance.now();
   const ctx = makeCtx(`ws_bench_heat_tick_${shortId()}`, 'bench');
-  const now = Date.now();
   const entities = Array.from({ length: 16 }, () => newId('ive'));
-  const items = Array.from({ length: scheduled }, (_, i) => {
+  let made = 0;
+  const scheduledAt = (at: number) => {
     const id = newId('sub');
-    const at = new Date(i < due ? now - 60_000 : now + HOUR + Math.floor(((i - due) * 30 * 24 * HOUR) / scheduled)).toISOString();
-    const subscription = { id, invoicing_entity_id: entities[i % entities.length]!, next_billing_at: at, starts_at: at, status: 'active' as const, billing_index: 1 };
+    const when = new Date(at).toISOString();
+    const subscription = { id, invoicing_entity_id: entities[made++ % entities.length]!, next_billing_at: when, starts_at: when, status: 'active' as const, billing_index: 1 };
     return { ...subscriptionKey(ctx, id), ...subscription, ...billingDueKeys(ctx, subscription) };
-  });
-  await eachLimited(chunksOf(items, 25), bench.seedConcurrency, (batch) => putBatch(db, batch, 'scheduled subscriptions'));
+  };
+  const seed = (items: Record<string, unknown>[]) => eachLimited(chunksOf(items, 25), bench.seedConcurrency, (batch) => putBatch(db, batch, 'scheduled subscriptions'));
+  const later = Date.now() + HOUR;
+  await seed(Array.from({ length: scheduled - due }, (_, i) => scheduledAt(later + Math.floor((i * 30 * 24 * HOUR) / scheduled))));
+  // The due ones last, due 30 s before the tick: inside the window a tick between sweeps looks back on (tickWindow).
+  await seed(Array.from({ length: due }, () => scheduledAt(Date.now() - 30_000)));
   const seedSeconds = (performance.now() - started) / 1000;
-  const inIndex = await scheduledEntries();
   process.env[dueQueueUrlEnv] = 'https://sqs.local/heat-due';
   let queued = 0;
   const queue = { send: async (command: { input: { Entries?: unknown[] } }) => ((queued += command.input.Entries?.length ?? 0), { Failed: [] }) } as unknown as SQSClient;
   setPhase('tick');
-  try {
-    await scheduledRunHandler(queue)({}, { getRemainingTimeInMillis: () => 60_000 });
-  } finally {
-    setPhase(undefined);
-  }
+  const run = await scheduledRunHandler(queue)({}, { getRemainingTimeInMillis: () => 60_000 }).finally(() => setPhase(undefined));
   const heat = heatOf(takeRecorded('tick'), 1);
-  if (queued < due) throw new Error(`the tick queued ${queued} of the ${due} due`);
-  return { scheduled: inIndex, due: queued, rcu: heat.totalRcu, wcu: heat.totalWcu, heat, seedSeconds };
+  if (!('due' in run) || queued < due) throw new Error(`the tick queued ${queued} of the ${due} due: ${JSON.stringify(run)}`);
+  return { scheduled: await scheduledEntries(), due: queued, rcu: heat.totalRcu, wcu: heat.totalWcu, heat, seedSeconds };
 }
 
 export async function measureHeat(bench: HeatBench): Promise<HeatResults> {
