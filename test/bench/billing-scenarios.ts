@@ -277,7 +277,7 @@ function floorBatch(ctx: Ctx, requests: MeteredRequest[], templates: readonly Re
 
 const dueItem = (workspace: string, id: string): DueItem => ({ workspace, kind: SUBSCRIPTION_BILLING, id, ...subscriptionKey(makeCtx(workspace, 'bench'), id), due: '' });
 
-interface Seeded {
+export interface Seeded {
   ctx: Ctx;
   workspaceId: string;
   call: ReturnType<typeof apiClient>;
@@ -297,7 +297,7 @@ interface Seeded {
  * all starting now, so every one is due. The first `templates` of them are the floor's templates, the next
  * `loops × pool` its loops' own (due in ten years in the scheduling index: only the floor bills them).
  */
-async function seedWorkspace(
+export async function seedWorkspace(
   { baseUrl, keys, seedConcurrency }: BillingBench, count: number, entities: number, floor: { loops: number; templates: number; pool: number },
 ): Promise<Seeded> {
   const { templates, pool, loops } = floor;

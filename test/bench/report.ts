@@ -514,6 +514,11 @@ table, starts the local API in-process on a free port and measures:
   workers) issues their invoices, timed as a whole: invoices per second, DynamoDB calls per renewal, the numbering counter's retries. Beside each, its
   floor: one renewal's DynamoDB sequence sent directly with as many in flight, ${count(billing.floorCounts.measured)} rounds. Then the invoices are checked
   (one per subscription, numbers without gap or repeat) and a second run must find nothing due. The section took ${billing.seconds.toFixed(0)} s.
+- **Partition heat** (issue 31): one workspace's workloads (one-off invoices and renewals across 16 entities, events of one
+  customer and of 1,000, their webhook messages, a scheduler tick over 100,000 scheduled subscriptions) run with the
+  partition-heat recorder (\`test/bench/heat-recorder.ts\`), which counts every request's capacity units on the table and
+  index partitions it touches and the items each transaction holds, projected on AWS's per-partition and per-item limits:
+  the method, the ceilings before and after, and the arithmetic are in [docs/scale.md](scale.md).
 - **Webhook message listing as the log grows**: two fresh workspaces seeded directly in DynamoDB Local with
   ${count(lists.small.messages)} and ${count(lists.large.messages)} webhook messages, built as \`shared/domain/events/record-events.ts\` builds
   them (checked against one real \`recordEvents\` call; \`test/bench/message-seed.ts\`). The first page of

@@ -1,7 +1,8 @@
 /**
  * npm run bench: latency beside the DynamoDB floor, DynamoDB calls per request, the rate limiter's cost on a GET, a credit top-up beside its
  * TransactWriteItems and its full sequence, invoice creation (10 and 100 lines) and validation beside theirs, the
- * a billing day (10,000 renewals due at once with 1, 4 and 16 workers, beside floors), webhook
+ * a billing day (10,000 renewals due at once with 1, 4 and 16 workers, beside floors), partition heat (one workspace's
+ * workloads projected on AWS), webhook
  * message listing as the log grows, the time from a change to its listed message, a product's price configurations listed as they grow (and
  * what skipping costs), how long a revoked API key keeps working, a charge through the Stripe stand-in beside the sandbox, bundle sizes and import times, the time `npx cdk synth` takes, in one run against one
  * in-memory DynamoDB Local. Writes docs/benchmarks.md. A measurement, not a test: it exits
@@ -33,6 +34,7 @@ import { mcpReport, mcpTargets } from './mcp-report';
 import { stripeReport, stripeTargets } from './stripe-report';
 import { emailReport, emailTargets } from './email-report';
 import { revocationReport, revocationTargets } from './revocation-report';
+import { heatReport, heatTargets } from './heat-report';
 import { USAGE_BENCH } from './usage-settings';
 import { measureSynth, synthReport, synthTargets } from './synth';
 
@@ -68,6 +70,18 @@ if (process.env.BENCH_BILLING_SUBSCRIPTIONS) Object.assign(BILLING, { subscripti
 if (process.env.BENCH_BILLING_RUNS) {
   Object.assign(BILLING, { runs: process.env.BENCH_BILLING_RUNS.split(',').map((run) => ({ workers: Number(run.split('x')[0]), entities: Number(run.split('x')[1] ?? 1) })) });
 }
+/**
+ * Partition heat (issue 31): the workloads' units (per unit of work the figures do not depend on them: see
+ * heat-scenarios.ts) and the scheduler tick's 100,000 scheduled subscriptions, which it reads whatever is due.
+ */
+const HEAT = {
+  entities: 16, invoicesPerEntity: 20, renewalsPerEntity: 100, events: 10_000, spreadEvents: 3_000, eventBatch: 1_000, customers: 1_000,
+  tick: { scheduled: 100_000, due: 100 }, seedConcurrency: 4,
+};
+// `BENCH_HEAT_EVENTS=100000 npm run bench -- --only heat`: the events workloads at the issue's full 100,000.
+if (process.env.BENCH_HEAT_EVENTS) Object.assign(HEAT, { events: Number(process.env.BENCH_HEAT_EVENTS), spreadEvents: Number(process.env.BENCH_HEAT_EVENTS) });
+// A quick try on fewer scheduled subscriptions (`BENCH_HEAT_SCHEDULED=5000`): the tick's reads shrink with them.
+if (process.env.BENCH_HEAT_SCHEDULED) HEAT.tick.scheduled = Number(process.env.BENCH_HEAT_SCHEDULED);
 const IMPORT_RUNS = 15;
 /** Rounds of a charge through Stripe, through the sandbox, and the stand-in's PaymentIntent create (three a round). */
 const STRIPE_COUNTS = { warmup: 30, measured: 200 };
@@ -103,7 +117,7 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'revocation', 'mcp', 'emails', 'billing', 'synth', 'stripe'] as const;
+const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'revocation', 'mcp', 'emails', 'billing', 'heat', 'synth', 'stripe'] as const;
 type Part = (typeof PARTS)[number];
 
 const usage = `usage: npm run bench [-- --only ${PARTS.join(',')}]
@@ -249,6 +263,15 @@ async function partial(parts: Set<Part>): Promise<void> {
     checks.push(...billingTargets(billing));
     sections.push(billingReport(billing));
   }
+  if (parts.has('heat')) {
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureHeat } = await import('./heat-scenarios');
+    const keys = await generateKeys();
+    const api = await startLocalApi({ keys, port: 0 });
+    const heat = await measureHeat({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...HEAT }).finally(() => api.close());
+    checks.push(...heatTargets(heat));
+    sections.push(heatReport(heat));
+  }
   console.log(`\nTargets (partial run: ${[...parts].join(', ')})\n\n${targetTable(checks)}\n\n${sections.join('\n\n')}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets measured met.`);
@@ -276,6 +299,7 @@ async function main(): Promise<void> {
   const { measureTopups } = await import('./credit-scenarios');
   const { measureInvoices } = await import('./invoice-scenarios');
   const { measureBilling } = await import('./billing-scenarios');
+  const { measureHeat } = await import('./heat-scenarios');
   const { measureUsage } = await import('./usage-scenarios');
   const { measureCredentials } = await import('./credential-scenarios');
   const { measureMcp } = await import('./mcp-scenarios');
@@ -316,13 +340,15 @@ async function main(): Promise<void> {
     // Last: each of its runs replaces DynamoDB Local with a fresh one, which the parts before would lose their data to.
     console.error(`Measuring a billing day: ${BILLING.subscriptions} renewals due at once with ${BILLING.runs.map((r) => `${r.workers} workers on ${r.entities} entities`).join(', ')}, each beside its floor (${BILLING.floorCounts.measured} rounds)…`);
     const billing = await measureBilling({ baseUrl: api.url, keys, freshDynamo, ...BILLING });
-    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage, credentials, revocation, mcp, stripe, emails };
+    console.error('Measuring partition heat: one workspace\'s workloads projected on AWS…');
+    const heat = await measureHeat({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...HEAT });
+    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage, credentials, revocation, mcp, stripe, emails, heat };
   })();
-  const { customers, credits, invoices, billing, events, prices, usage, credentials, revocation, mcp, stripe, emails } = await measured.finally(() => api.close());
+  const { customers, credits, invoices, billing, events, prices, usage, credentials, revocation, mcp, stripe, emails, heat } = await measured.finally(() => api.close());
   const stripeSection = stripe ? `\n\n${stripeReport(stripe)}` : '';
 
   const checks = [
-    ...checkTargets(customers, events, prices, credits, invoices, functions, baseline), ...billingTargets(billing), ...usageTargets(usage), ...credentialTargets(credentials),
+    ...checkTargets(customers, events, prices, credits, invoices, functions, baseline), ...billingTargets(billing), ...heatTargets(heat), ...usageTargets(usage), ...credentialTargets(credentials),
     ...revocationTargets(revocation), ...mcpTargets(mcp), ...emailTargets(emails), ...(stripe ? stripeTargets(stripe) : []), ...synthTargets(synth),
   ];
   const facts = {
@@ -336,13 +362,13 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}`));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${heatReport(heat)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}`));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
     `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers.limiter)}\n\n${limiterReading(customers.limiter)}\n\n` +
     `Credits: a top-up beside its DynamoDB floors\n\n${topupTable(credits)}\n\n${topupReadTable(credits)}\n\n${topupReading(credits)}\n\n` +
     `Invoices: creation and validation beside their DynamoDB floors\n\n${invoiceTable(invoices)}\n\n${invoiceSendsTable(invoices)}\n\n${invoiceReadTable(invoices)}\n\n${invoiceReading(invoices)}\n\n` +
-    `${billingReport(billing)}\n\n` +
+    `${billingReport(billing)}\n\n${heatReport(heat)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
     `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
