@@ -24,7 +24,7 @@ export interface ScheduledRunOptions {
 /**
  * Run every minute by an EventBridge rule: queues what came due since the last run for the worker function
  * (functions/schedules/work.ts) and does none of it, reading the scheduling index from its cursor (`OPS#SCHEDULE` /
- * `scheduled-work`) to now, a bounded number of items and months a run; a run that missed minutes reads the months
+ * `scheduled-work`) to now, a bounded number of items and buckets a run; a run after missed minutes reads the range
  * they span. A large backlog can take longer than the minute between runs (its timeout is 5 minutes): a run starts by
  * taking a lease until its own deadline, and a run that finds it held does nothing (docs/operations.md, "Overlapping
  * scheduled runs"). Locally `npm start` runs `runDueWork`, the same enqueue drained by in-process workers, one run

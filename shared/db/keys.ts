@@ -36,7 +36,7 @@ export const parentListKeys = (ctx: Ctx, type: EntityType, field: string, value:
 export const parentListPartition = (ctx: Ctx, type: EntityType, field: string, value: string): string =>
   `${listPartition(ctx, type)}#${field}=${value}`;
 
-/** The scheduling index's keys (gsi4): by due month and shard, across workspaces (shared/db/due-keys.ts). */
+/** The scheduling index's keys (gsi4): by due year and shard, across workspaces (shared/db/due-keys.ts). */
 export { dueIndexKeys } from './due-keys';
 
 /**

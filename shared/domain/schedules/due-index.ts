@@ -7,20 +7,8 @@ export type DueEntry = Record<string, unknown>;
 /** `<time>#~` sorts after every entry due at or before `time`: kinds and ids use no character above `~`. */
 export const upToKey = (now: Date): string => `${now.toISOString()}#~`;
 
-/** The months `yyyy-mm` from `first` to `last`, both included (at most `most`). */
-export function monthsFrom(first: string, last: string, most = Infinity): string[] {
-  const months: string[] = [];
-  let [year, month] = first.split('-').map(Number) as [number, number];
-  for (let at = first; at <= last && months.length < most; ) {
-    months.push(at);
-    [year, month] = month === 12 ? [year + 1, 1] : [year, month + 1];
-    at = `${year}-${String(month).padStart(2, '0')}`;
-  }
-  return months;
-}
-
 /**
- * The entries of one scheduling-index partition whose sort key lies in [from, to], in order, page by page (of at most
+ * The entries of one scheduling-index partition whose sort key lies in [from, to] (up to `to` for an empty `from`), in order, page by page (of at most
  * `limit()` entries each), from `start` (exclusive: an entry already read) on. A Query of the key range: it reads only these entries (DynamoDB charges
  * 0.5 read unit per 4 KB read, an entry is ≈ 150 bytes, and 0.5 for a Query that finds nothing).
  */
@@ -31,8 +19,8 @@ export async function* duePages(partition: string, from: string, to: string, sta
       new QueryCommand({
         TableName: tableName(),
         IndexName: 'gsi4',
-        KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': partition, ':from': from, ':to': to },
+        KeyConditionExpression: from ? 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to' : 'gsi4pk = :pk AND gsi4sk <= :to',
+        ExpressionAttributeValues: { ':pk': partition, ':to': to, ...(from && { ':from': from }) },
         ExclusiveStartKey: cursor,
         Limit: limit?.(),
       }),

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { chunksOf, eachLimited } from '../../concurrency';
-import { DUE_SHARDS, dueMonthOf, duePartition, LATE_AFTER_MS, LATE_SHARDS, latePartition } from '../../db/due-keys';
+import { bucketsFrom, dueBucketOf, DUE_SHARDS, duePartition, LATE_AFTER_MS, LATE_SHARDS, latePartition } from '../../db/due-keys';
 import { workspaceOf } from '../../db/keys';
 import type { RunLimits } from './due-cursor';
-import { duePages, monthsFrom, upToKey } from './due-index';
+import { duePages, upToKey } from './due-index';
 
 /**
  * One piece of time-driven work, as the sparse scheduling index (gsi4) names it: the item's keys and its
- * `gsi4sk` = `<due at>#<kind>#<id>[#<group>]` (its partition, a month and a shard: shared/db/due-keys.ts). It is the queue's message: a worker does `kind` on `id` of `workspace`.
+ * `gsi4sk` = `<due at>#<kind>#<id>[#<group>]` (its partition, a year and a shard: shared/db/due-keys.ts). It is the queue's message: a worker does `kind` on `id` of `workspace`.
  */
 export interface DueItem {
   workspace: string;
@@ -54,11 +54,11 @@ export interface DueFilter {
   limits?: RunLimits;
 }
 
-/** The first month a run limited to workspaces reads: an item is in its due month only if written at most LATE_AFTER_MS before it. */
-const FIRST_MONTH = dueMonthOf(new Date(Date.now() - LATE_AFTER_MS).toISOString());
+/** The first bucket a run limited to workspaces reads: an item is in its due bucket only if written at most LATE_AFTER_MS before it. */
+const FIRST_BUCKET = dueBucketOf(new Date(Date.now() - LATE_AFTER_MS).toISOString());
 
 /**
- * Every item due at `now` in `only.workspaces`, from the late partitions and every month since this process started
+ * Every item due at `now` in `only.workspaces`, from the late partitions and every bucket since this process started
  * (its clock never goes back further: an item due before its writing went to the late partitions), each shard one
  * Query: the tests' and the benchmark's view, not the scheduler's (dueSinceCursor). Pages of 100.
  */
@@ -66,7 +66,7 @@ export async function* findDueItems(now: Date, only: { workspaces: ReadonlySet<s
   const to = upToKey(now);
   const partitions = [
     ...Array.from({ length: LATE_SHARDS }, (_, shard) => latePartition(shard)),
-    ...monthsFrom(FIRST_MONTH, dueMonthOf(now.toISOString())).flatMap((month) => Array.from({ length: DUE_SHARDS }, (_, shard) => duePartition(month, shard))),
+    ...bucketsFrom(FIRST_BUCKET, dueBucketOf(now.toISOString())).flatMap((bucket) => Array.from({ length: DUE_SHARDS }, (_, shard) => duePartition(bucket, shard))),
   ];
   const found: DueItem[] = [];
   await eachLimited(partitions, 8, async (partition) => {
