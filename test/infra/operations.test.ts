@@ -10,7 +10,7 @@ import { accessLogFormat } from '../../lib/monitoring';
 import { routeTagKey } from '../../lib/route-function';
 import { dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { routeTableAccess, workerTableAccess, type TableAccess } from '../../lib/table-access';
-import { LEASE_PARTITION } from '../../shared/db/keys';
+import { LEASE_PARTITION, SCHEDULE_PARTITION } from '../../shared/db/keys';
 import { flattenTemplates, stackTemplates } from './stack-templates';
 
 /** Bundling skipped (DESIGN.md §12), as in billing-stack.test.ts. */
@@ -112,6 +112,16 @@ describe('least privilege', () => {
     expect(targets(lease!)).toEqual([JSON.stringify(tableArn())]);
     expect((lease as Json).Condition).toEqual({ 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [LEASE_PARTITION] } });
     for (const [name, id] of functionIds) if (name !== scheduledHandler.id) expect([name, leaseStatements(id)]).toEqual([name, []]);
+  });
+
+  test('the scheduled run reads and writes its cursor item alone (OPS#SCHEDULE), and no other function may', () => {
+    const cursorStatements = (id: string) => statementsOf(id).filter((s) => JSON.stringify(s).includes(SCHEDULE_PARTITION));
+    const [cursor, ...others] = cursorStatements(functionIds.get(scheduledHandler.id)!);
+    expect(others).toEqual([]);
+    expect(actions(cursor!).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    expect(targets(cursor!)).toEqual([JSON.stringify(tableArn())]);
+    expect((cursor as Json).Condition).toEqual({ 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SCHEDULE_PARTITION] } });
+    for (const [name, id] of functionIds) if (name !== scheduledHandler.id) expect([name, cursorStatements(id)]).toEqual([name, []]);
   });
 
   test('the stream handler reads its own stream, named, and no other; nothing gets dynamodb:ListStreams on *', () => {

@@ -69,7 +69,7 @@ export async function* findDueItems(now: Date, only: { workspaces: ReadonlySet<s
     ...bucketsFrom(FIRST_BUCKET, dueBucketOf(now.toISOString())).flatMap((bucket) => Array.from({ length: DUE_SHARDS }, (_, shard) => duePartition(bucket, shard))),
   ];
   const found: DueItem[] = [];
-  await eachLimited(partitions, 8, async (partition) => {
+  await eachLimited(partitions, 24, async (partition) => {
     for await (const page of duePages(partition, '', to)) {
       found.push(...page.map(dueItemOf).filter((i): i is DueItem => !!i && only.workspaces.has(i.workspace)));
     }
