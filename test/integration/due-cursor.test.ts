@@ -9,6 +9,7 @@ import { getItem } from '../../shared/db/items';
 import { DUE_REREAD_MS, type RunLimits } from '../../shared/domain/schedules/due-cursor';
 import type { DueItem } from '../../shared/domain/schedules/due-item';
 import { dueQueueUrlEnv } from '../../shared/domain/schedules/due-queue';
+import { migrateDueIndex } from '../../shared/domain/schedules/migrate-due-index';
 import { startTestApi, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
 
@@ -185,4 +186,29 @@ it('an item written already due, after the runs passed its time, is still found:
   moveTo(now() + 60_000);
   await run();
   expect(ours().at(-1)!.sort()).toEqual([overdue.id, justDue.id].sort());
+});
+
+it('the one-time migration moves entries of the old shape (one partition per workspace) to their year and shard, a pending check also into its list; a run finds them; a second migration changes nothing', async () => {
+  const { run } = scheduler();
+  await run();
+  const dueAt = new Date(now() + HOUR).toISOString();
+  const old = async (kind: string, id: string) => {
+    const pk = `WS#${client.workspace}#TST#${id}`;
+    await db.send(new PutCommand({ TableName: tableName(), Item: { pk, sk: 'TST', gsi4pk: `WS#${client.workspace}#DUE`, gsi4sk: `${dueAt}#${kind}#${id}` } }));
+    return pk;
+  };
+  const [work, check] = [`tst_${randomUUID()}`, `inv_${randomUUID()}`];
+  const [workPk, checkPk] = [await old('test_work', work), await old('pending_charge_check', check)];
+
+  const first = await migrateDueIndex();
+  expect(first.moved).toBeGreaterThanOrEqual(2);
+  const ctx = makeCtx(client.workspace, 'test', clock);
+  expect(await getItem({ pk: workPk, sk: 'TST' }, true)).toMatchObject(dueIndexKeys(ctx, dueAt, 'test_work', work));
+  expect(await getItem({ pk: checkPk, sk: 'TST' }, true)).toMatchObject({
+    ...dueIndexKeys(ctx, dueAt, 'pending_charge_check', check), gsi1pk: `WS#${client.workspace}#LIST#PCHK`, gsi1sk: `${dueAt}#${check}`,
+  });
+  expect(await migrateDueIndex()).toEqual({ moved: 0, skipped: 0 });
+  moveTo(Date.parse(dueAt));
+  await run();
+  expect(ours().at(-1)).toEqual(expect.arrayContaining([work, check])); // beside the late items above, read every run until worked
 });

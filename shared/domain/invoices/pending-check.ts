@@ -22,6 +22,7 @@ export const NEXT_CHECK_MS = 24 * 60 * 60 * 1000;
 export const pendingCheckKey = (ctx: Ctx, invoiceId: string) => entityKey(ctx, PENDING_CHECK_TYPE, invoiceId);
 /** The workspace's pending checks by due time (gsi1): `<due at>#<invoice>`. */
 export const pendingCheckList = (ctx: Ctx): string => listPartition(ctx, PENDING_CHECK_TYPE);
+export const pendingCheckListKeys = (ctx: Ctx, dueAt: string, invoiceId: string) => listIndexKeys(ctx, PENDING_CHECK_TYPE, dueAt, invoiceId);
 
 export function pendingCheckPut(ctx: Ctx, invoiceId: string, afterMs = FIRST_CHECK_MS): TransactItem {
   const dueAt = new Date(ctx.clock.now().getTime() + afterMs).toISOString();
@@ -29,7 +30,7 @@ export function pendingCheckPut(ctx: Ctx, invoiceId: string, afterMs = FIRST_CHE
     Put: {
       TableName: tableName(),
       Item: {
-        ...pendingCheckKey(ctx, invoiceId), ...dueIndexKeys(ctx, dueAt, PENDING_CHECK, invoiceId), ...listIndexKeys(ctx, PENDING_CHECK_TYPE, dueAt, invoiceId),
+        ...pendingCheckKey(ctx, invoiceId), ...dueIndexKeys(ctx, dueAt, PENDING_CHECK, invoiceId), ...pendingCheckListKeys(ctx, dueAt, invoiceId),
         _type: 'pending_charge_check', invoice_id: invoiceId,
       },
     },
