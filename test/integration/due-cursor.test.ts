@@ -12,6 +12,7 @@ import { dueQueueUrlEnv } from '../../shared/domain/schedules/due-queue';
 import { migrateDueIndex } from '../../shared/domain/schedules/migrate-due-index';
 import { startTestApi, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
+import { withEnv } from '../support/oauth';
 
 /**
  * The scheduled run reads the scheduling index from its cursor (shared/domain/schedules/due-cursor.ts): the real
@@ -22,7 +23,6 @@ import { movableClock } from '../support/clock';
 let api: TestApi;
 let client: Client;
 const clock = movableClock({ stopped: true });
-const previousQueueUrl = process.env[dueQueueUrlEnv];
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -62,17 +62,15 @@ async function dueItem(dueAt: number): Promise<{ id: string; pk: string }> {
 const now = () => clock.now().getTime();
 const moveTo = (at: number) => clock.advance(at - now());
 
+const restoreEnv = withEnv({ [dueQueueUrlEnv]: 'https://sqs.local/000000000000/due-work.fifo' });
 beforeAll(async () => {
-  process.env[dueQueueUrlEnv] = 'https://sqs.local/000000000000/due-work.fifo';
   api = await startTestApi();
   client = await api.client();
 });
 afterAll(async () => {
-  setAfterSendHook(undefined);
-  if (previousQueueUrl === undefined) delete process.env[dueQueueUrlEnv];
-  else process.env[dueQueueUrlEnv] = previousQueueUrl;
   await api.close();
   clock.restore();
+  restoreEnv();
 });
 beforeEach(() => {
   sent = [];
