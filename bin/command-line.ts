@@ -27,3 +27,20 @@ export function parseCommandLine<T extends ParseArgsConfig>(usage: string, confi
     usageError(usage, (error instanceof Error ? error.message : String(error)).split('. ')[0]!);
   }
 }
+
+/**
+ * The table a script works on: DynamoDB Local when DYNAMODB_ENDPOINT is set (the line `npm start` prints; table
+ * `billing`), else AWS with the usual credentials and TABLE_NAME, which must be set (else exits 2). Returns whether local.
+ */
+export function tableFromEnvironment(): boolean {
+  const local = Boolean(process.env.DYNAMODB_ENDPOINT);
+  if (!local && !process.env.TABLE_NAME) {
+    console.error('Set TABLE_NAME (and AWS credentials), or DYNAMODB_ENDPOINT for DynamoDB Local.');
+    process.exit(2);
+  }
+  if (local) {
+    process.env.TABLE_NAME ??= 'billing';
+    process.env.AWS_REGION ??= 'local';
+  }
+  return local;
+}

@@ -4,7 +4,7 @@
  * DynamoDB line `npm start` prints), else against AWS with the usual credentials, TABLE_NAME and, for replay,
  * DELIVERY_QUEUE_URL (both from the stream handler's environment).
  */
-import { parseCommandLine, usageError } from './command-line';
+import { parseCommandLine, tableFromEnvironment, usageError } from './command-line';
 
 const usage = `usage: npm run --silent quarantine -- list [--workspace <ws>|@ops] | replay <ref> | discard <ref>
   quarantined stream records: DynamoDB Local when DYNAMODB_ENDPOINT is set, else AWS (TABLE_NAME, and
@@ -14,16 +14,8 @@ const [command, ref] = positionals;
 if (!(command === 'list' || ((command === 'replay' || command === 'discard') && ref))) {
   usageError(usage, command ? `unknown command or missing reference: ${positionals.join(' ')}` : 'no command given');
 }
-const local = Boolean(process.env.DYNAMODB_ENDPOINT);
-if (!local && !process.env.TABLE_NAME) {
-  console.error('Set TABLE_NAME (and AWS credentials), or DYNAMODB_ENDPOINT for DynamoDB Local.');
-  process.exit(2);
-}
-if (local) {
-  process.env.TABLE_NAME ??= 'billing';
-  process.env.AWS_REGION ??= 'local';
-  process.env.WEBHOOKS_ALLOW_HTTP_LOOPBACK ??= 'true';
-}
+const local = tableFromEnvironment();
+if (local) process.env.WEBHOOKS_ALLOW_HTTP_LOOPBACK ??= 'true';
 if (command === 'replay' && !local && !process.env.DELIVERY_QUEUE_URL) {
   console.error('Set DELIVERY_QUEUE_URL (the stream handler has it in its environment): replayed messages queue their deliveries there.');
   process.exit(2);

@@ -7,7 +7,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { DeduplicationScope, FifoThroughputLimit, type Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { LEASE_PARTITION } from '../shared/db/keys';
+import { LEASE_PARTITION, SCHEDULE_PARTITION } from '../shared/db/keys';
 import { dueQueueUrlEnv } from '../shared/domain/schedules/due-queue';
 import { BillingFunction, type FunctionOperations } from './billing-function';
 import { secureQueue } from './queues';
@@ -15,8 +15,8 @@ import { workerTagKey } from './event-pipeline';
 import { workerTableAccess } from './table-access';
 
 /**
- * The scheduled function: finds due items and queues them, doing no work itself. A sweep of 1,000,000 due items sends
- * 100,000 SendMessageBatch calls (docs/benchmarks.md): five minutes leaves room for it. That is longer than the minute
+ * The scheduled function: finds due items and queues them, doing no work itself. A run sends 300,000 due items at
+ * most (RUN_LIMITS, 30,000 SendMessageBatch calls): five minutes leaves room for it. That is longer than the minute
  * between runs: a run holds a lease until its deadline (functions/schedules/tick.ts), and one that finds it held does
  * nothing.
  */
@@ -67,8 +67,19 @@ export const leaseStatement = (table: ITable): PolicyStatement =>
   });
 
 /**
- * Time-driven work (DESIGN.md §16): an EventBridge rule runs the scheduled function every minute; it scans the sparse
- * scheduling index (gsi4) and queues each due item on an SQS FIFO queue (grouped per item or per entity's renewals,
+ * The scheduled run's cursor (`OPS#SCHEDULE` / `scheduled-work`, shared/domain/schedules/due-cursor.ts): read, and
+ * written by a conditional put, by that run alone.
+ */
+export const cursorStatement = (table: ITable): PolicyStatement =>
+  new PolicyStatement({
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+    resources: [table.tableArn],
+    conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SCHEDULE_PARTITION] } },
+  });
+
+/**
+ * Time-driven work (DESIGN.md §16): an EventBridge rule runs the scheduled function every minute; it queries the
+ * scheduling index (gsi4) for what came due since its cursor and queues each due item on an SQS FIFO queue (grouped per item or per entity's renewals,
  * deduplicated per item and due date), which the worker function consumes with partial batch failures; an item failing `maxReceiveCount`
  * times goes to a dead-letter queue, alarmed on (lib/monitoring.ts).
  */
@@ -98,13 +109,14 @@ export class Scheduler extends Construct {
     this.handler = new BillingFunction(this, 'Handler', {
       entry: scheduledHandler.entry,
       projectRoot,
-      description: 'Scheduled work: finds due items (gsi4) and queues them',
+      description: 'Scheduled work: finds what came due (gsi4, from its cursor) and queues it',
       timeout: scheduledHandler.timeout,
       tag: [workerTagKey, scheduledHandler.id],
       operations,
     });
     this.handler.bindTable(table, workerTableAccess[scheduledHandler.id]);
     this.handler.fn.addToRolePolicy(leaseStatement(table));
+    this.handler.fn.addToRolePolicy(cursorStatement(table));
     this.handler.fn.addEnvironment(dueQueueUrlEnv, this.queue.queueUrl);
     this.queue.grantSendMessages(this.handler.fn);
     new Rule(this, 'EveryMinute', { schedule: Schedule.rate(scheduledHandler.rate), targets: [new LambdaFunction(this.handler.fn, { retryAttempts: 0 })] });

@@ -40,10 +40,11 @@ export const workerTableAccess = {
    */
   applyEmailFeedback: { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: [] },
   /**
-   * Scans the sparse scheduling index (gsi4) for due work and queues it: it reads no item and writes none but its
-   * lease (lib/scheduler.ts, leaseStatement: a statement of its own, conditioned on the lease's key).
+   * Queries the scheduling index (gsi4) for what came due since its cursor and queues it: it reads and writes no item
+   * but its lease and its cursor (lib/scheduler.ts, leaseStatement and cursorStatement: statements of their own,
+   * conditioned on those items' partitions).
    */
-  scheduledWork: { actions: [], indexes: [], scannedIndexes: ['gsi4'] },
+  scheduledWork: { actions: [], indexes: ['gsi4'] },
   /**
    * Does queued due work by key; invoices it issues may price lines from gsi3; a subscription's metered usage reads
    * the customer's raw events (gsi2) for partial hours and bps.

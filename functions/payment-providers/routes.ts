@@ -33,8 +33,8 @@ export const paymentProviderRoutes: RouteDefinition[] = [
     id: 'syncStripe', method: 'POST', path: '/v1/payment-providers/stripe/sync', handler: 'functions/payment-providers/sync-stripe.ts',
     scope: 'admin', tag: 'Payment providers', summary: 'Reconcile with Stripe: settle the charges pending for more than an hour from what Stripe says',
     description: 'Retrieves the PaymentIntent of every invoice whose charge has been pending for more than an hour (up to 100 per call: `more` says to call again) and applies what Stripe says, as its webhook would have; a credit note whose Stripe refund is still pending is asked again under its idempotency key. The same check runs on its own an hour after a charge goes pending, then daily.',
-    // The workspace's due checks, from the scheduling index's partition of the workspace (a Query, not a scan).
-    indexes: ['gsi4'],
+    // The workspace's due checks, from its list of pending checks by due time (a Query, not a scan).
+    indexes: ['gsi1'],
     request: {}, response: { status: 200, schema: stripeSyncResult },
   },
 ];

@@ -50,19 +50,12 @@ export const parentListKeys = (ctx: Ctx, type: EntityType, field: string, value:
 export const parentListPartition = (ctx: Ctx, type: EntityType, field: string, value: string): string =>
   `${listPartition(ctx, type)}#${field}=${value}`;
 
-/**
- * Puts an item in the scheduling index: time-driven work of `kind` is due on it at `dueAt`. Work of one `group` is
- * run by one worker at a time (the queue's message group): the renewals of an invoicing entity, which all take numbers
- * from its one counter. Without a group, each item is its own.
- */
-export const dueIndexKeys = (ctx: Ctx, dueAt: string, kind: string, id: string, group?: string) => ({
-  gsi4pk: `${ws(ctx)}#DUE`,
-  gsi4sk: `${dueAt}#${kind}#${id}${group ? `#${group}` : ''}`,
-});
+/** The scheduling index's keys (gsi4): by due year and shard, across workspaces (shared/db/due-keys.ts). */
+export { dueIndexKeys } from './due-keys';
 
 /**
  * A service-wide item, outside any workspace: the operator partition `OPS#<collection>` (quarantined stream records
- * whose workspace is unknown, the scheduled run's lease). No request reaches these: no credential names a workspace
+ * whose workspace is unknown, the scheduled run's lease and cursor). No request reaches these: no credential names a workspace
  * `OPS`, and every request's key begins with `WS#`.
  */
 export const operatorKey = (collection: string, name: string): Key => ({ pk: operatorPartition(collection), sk: name });
@@ -71,6 +64,10 @@ export const operatorPartition = (collection: string): string => `OPS#${collecti
 /** A lease (shared/db/lease.ts): `OPS#LEASE` / `<name>`, held by one run at a time. */
 export const LEASE_PARTITION = operatorPartition('LEASE');
 export const leaseKey = (name: string): Key => ({ pk: LEASE_PARTITION, sk: name });
+
+/** A scheduler's cursor (shared/domain/schedules/due-cursor.ts): `OPS#SCHEDULE` / `<name>`, where its next run reads from. */
+export const SCHEDULE_PARTITION = operatorPartition('SCHEDULE');
+export const scheduleCursorKey = (name: string): Key => ({ pk: SCHEDULE_PARTITION, sk: name });
 
 /** Per-workspace counter of listed items of a type: the source of `meta.total`. */
 export const counterKey = (ctx: Ctx, type: EntityType): Key => ({ pk: `${ws(ctx)}#COUNTER`, sk: type });

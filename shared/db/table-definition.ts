@@ -15,8 +15,9 @@ export const tableDefinition = {
     // `WS#<ws>#LIST#<TYPE>#<field>=<value>`, `gsi3sk` = `<created_at>#<id>`. Keys only: skipping stays cheap.
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: { type: 'KEYS_ONLY' } },
     // Sparse: only items awaiting time-driven work (credits that expire, wallets to auto-load…) carry
-    // `gsi4pk` = `WS#<ws>#DUE`, `gsi4sk` = `<due at>#<kind>#<id>[#<group>]`. The scheduler scans this index alone, so its cost
-    // follows the pending work, not the table; an item leaves the index when its work is done (REMOVE gsi4pk).
+    // `gsi4pk` = `DUE#<year of due at>#<shard>` (or `DUE#LATE#<shard>`: written already due), `gsi4sk` =
+    // `<due at>#<kind>#<id>[#<group>]` (shared/db/due-keys.ts). The scheduler queries the range since its cursor, so
+    // its cost follows what came due, not what is scheduled; an item leaves the index when its work is done.
     { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk', projection: { type: 'KEYS_ONLY' } },
   ],
 } as const satisfies { globalIndexes: readonly IndexDefinition[] } & Record<string, unknown>;

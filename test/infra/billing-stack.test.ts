@@ -11,7 +11,7 @@ import { groupRoutes, maxRoutesPerStack } from '../../lib/routes-stack';
 import { dueQueueVisibility, dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { authorizerHandler, routesUsingSigningKey } from '../../lib/identity';
 import { maxMetricsPerAlarm } from '../../lib/monitoring';
-import { LEASE_PARTITION } from '../../shared/db/keys';
+import { LEASE_PARTITION, SCHEDULE_PARTITION } from '../../shared/db/keys';
 import { routesUsingProviderSecrets } from '../../lib/provider-secrets';
 import { tools as mcpTools } from '../../shared/mcp/catalog';
 import { routeFunctionName } from '../../shared/mcp/route-function-name';
@@ -148,17 +148,20 @@ describe('functions', () => {
     expect(new Set([...functionIdByRoute.values(), ...functionIdByWorker.values()]).size).toBe(routes.length + WORKERS);
   });
 
-  test('an EventBridge rule runs the scheduled handler every minute; it scans the scheduling index, sends to the due-work queue, and reads no item and writes only its lease', () => {
+  test('an EventBridge rule runs the scheduled handler every minute; it queries the scheduling index, never scans, sends to the due-work queue, and reads and writes no item but its lease and cursor', () => {
     const id = functionIdByWorker.get(scheduledHandler.id)!;
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
       State: 'ENABLED',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [id, 'Arn'] } })],
     });
-    expect(actionsOf(id)).toContain('dynamodb:Scan');
-    // Its writes are the lease's statement, conditioned on the lease's partition (test/infra/operations.test.ts).
-    const unconditioned = statementsOf(id).filter((s) => !JSON.stringify(s.Condition ?? {}).includes(LEASE_PARTITION)).flatMap((s) => s.Action);
-    for (const action of [...writeActions, 'dynamodb:GetItem', 'dynamodb:Query']) expect(unconditioned).not.toContain(action);
+    expect(actionsOf(id)).not.toContain('dynamodb:Scan');
+    // Its item reads and writes are the lease's and the cursor's statements, each conditioned on its partition (test/infra/operations.test.ts).
+    const conditioned = (s: { Condition?: unknown }) => [LEASE_PARTITION, SCHEDULE_PARTITION].some((p) => JSON.stringify(s.Condition ?? {}).includes(p));
+    const unconditioned = statementsOf(id).filter((s) => !conditioned(s));
+    for (const action of [...writeActions, 'dynamodb:GetItem']) expect(unconditioned.flatMap((s) => s.Action)).not.toContain(action);
+    // Its one Query: the scheduling index.
+    expect(unconditioned.filter((s) => [s.Action].flat().includes('dynamodb:Query')).flatMap((s) => [s.Resource].flat()).map((r) => JSON.stringify(r))).toEqual([expect.stringContaining('/index/gsi4')]);
     expect(actionsOf(id)).toEqual(expect.arrayContaining(['sqs:SendMessage']));
     const queueId = dueQueueId();
     expect(functions()[id]!.Properties.Environment.Variables.DUE_QUEUE_URL).toEqual({ Ref: queueId });

@@ -10,7 +10,7 @@ import { accessLogFormat } from '../../lib/monitoring';
 import { routeTagKey } from '../../lib/route-function';
 import { dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { routeTableAccess, workerTableAccess, type TableAccess } from '../../lib/table-access';
-import { LEASE_PARTITION } from '../../shared/db/keys';
+import { LEASE_PARTITION, SCHEDULE_PARTITION } from '../../shared/db/keys';
 import { flattenTemplates, stackTemplates } from './stack-templates';
 
 /** Bundling skipped (DESIGN.md §12), as in billing-stack.test.ts. */
@@ -104,14 +104,17 @@ describe('least privilege', () => {
     expect(tableGrants(functionIds.get(worker)!)).toEqual(expectedGrants(workerTableAccess[worker]));
   });
 
-  test('the scheduled run writes its lease item alone (OPS#LEASE), and no other function may', () => {
-    const leaseStatements = (id: string) => statementsOf(id).filter((s) => JSON.stringify(s).includes(LEASE_PARTITION));
-    const [lease, ...others] = leaseStatements(functionIds.get(scheduledHandler.id)!);
+  test.each([
+    ['its lease', LEASE_PARTITION, ['dynamodb:DeleteItem', 'dynamodb:PutItem']],
+    ['its cursor', SCHEDULE_PARTITION, ['dynamodb:GetItem', 'dynamodb:PutItem']],
+  ])('the scheduled run alone reaches %s item (%s), with %j only', (_, partition, granted) => {
+    const statementsOn = (id: string) => statementsOf(id).filter((s) => JSON.stringify(s).includes(partition));
+    const [statement, ...others] = statementsOn(functionIds.get(scheduledHandler.id)!);
     expect(others).toEqual([]);
-    expect(actions(lease!).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
-    expect(targets(lease!)).toEqual([JSON.stringify(tableArn())]);
-    expect((lease as Json).Condition).toEqual({ 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [LEASE_PARTITION] } });
-    for (const [name, id] of functionIds) if (name !== scheduledHandler.id) expect([name, leaseStatements(id)]).toEqual([name, []]);
+    expect(actions(statement!).sort()).toEqual(granted);
+    expect(targets(statement!)).toEqual([JSON.stringify(tableArn())]);
+    expect((statement as Json).Condition).toEqual({ 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [partition] } });
+    for (const [name, id] of functionIds) if (name !== scheduledHandler.id) expect([name, statementsOn(id)]).toEqual([name, []]);
   });
 
   test('the stream handler reads its own stream, named, and no other; nothing gets dynamodb:ListStreams on *', () => {

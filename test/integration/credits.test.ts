@@ -1,9 +1,9 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { useClock } from '../../shared/clock';
 import { makeCtx } from '../../shared/context';
-import { db, tableName } from '../../shared/db/client';
 import type { Key } from '../../shared/db/keys';
+import { CREDIT_LOT } from '../../shared/domain/credits/credit';
 import { expireCreditLot } from '../../shared/domain/credits/expire';
+import { findDueItems } from '../../shared/domain/schedules/due-item';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 
 let api: TestApi;
@@ -87,19 +87,15 @@ function expectChain(transactions: Tx[], balance: number) {
   expect(running).toBe(balance);
 }
 
-/** The scheduler's view: the lots of this workspace (of one balance, given its path) in the sparse scheduling index. */
+/** The scheduler's view: the lots of this workspace (of one balance, given its path) in the scheduling index, due within 30 days. */
 async function dueLots(workspace: string, base?: string): Promise<Array<Key & { gsi4sk: string }>> {
-  const result = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi4',
-      KeyConditionExpression: 'gsi4pk = :p',
-      ExpressionAttributeValues: { ':p': `WS#${workspace}#DUE` },
-    }),
-  );
   const [, , , customer, , product] = (base ?? '').split('/');
   const pk = `WS#${workspace}#CRD#${customer}#${product}`;
-  return (result.Items ?? []).filter((i) => String(i.gsi4sk).includes('#credit_lot#') && (!base || i.pk === pk)) as Array<Key & { gsi4sk: string }>;
+  const lots: Array<Key & { gsi4sk: string }> = [];
+  for await (const page of findDueItems(new Date(now() + 30 * DAY), { workspaces: new Set([workspace]) })) {
+    lots.push(...page.filter((i) => i.kind === CREDIT_LOT && (!base || i.pk === pk)).map((i) => ({ pk: i.pk, sk: i.sk, gsi4sk: i.due })));
+  }
+  return lots;
 }
 
 describe('top-up', () => {

@@ -5,7 +5,6 @@ import { dueQueueVisibility } from '../../lib/scheduler';
 import { setAfterSendHook } from '../../shared/db/client';
 import { deduplicationId, findDueItems, groupId, type DueItem } from '../../shared/domain/schedules/due-item';
 import { dueQueueUrlEnv, LocalDueQueue, retryDelaySeconds, sqsDueQueue } from '../../shared/domain/schedules/due-queue';
-import { SWEEP_EVERY_MINUTES, TICK_LOOKBACK_MS, tickWindow } from '../../shared/domain/schedules/enqueue-due';
 import { runDueBatch, runDueItem, runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
@@ -283,25 +282,6 @@ describe('renewals numbered together', () => {
     expect(groupId(a.item)).toBe(groupId(b.item));
     expect(groupId(a.item)).not.toBe(groupId({ ...a.item, workspace: 'ws_other' }));
     await runDueWork(clock.now(), mine()); // billed, so that the tests after this one find nothing of it due
-  });
-});
-
-describe('what a tick queues', () => {
-  it('between sweeps, the items that became due in the last four minutes; on a sweep minute, everything due', async () => {
-    const { item } = await dueSubscription();
-    const dueAt = Date.parse(item.due.split('#')[0]!);
-    const found = async (since?: Date) => {
-      const ids: string[] = [];
-      for await (const page of findDueItems(clock.now(), { ...mine(), since })) ids.push(...page.map((i) => i.id));
-      return ids;
-    };
-    expect(await found(new Date(dueAt - 60_000))).toContain(item.id);
-    expect(await found(new Date(dueAt + 1))).not.toContain(item.id);
-    expect(await found()).toContain(item.id);
-    const sweep = new Date(Math.ceil(clock.now().getTime() / (SWEEP_EVERY_MINUTES * 60_000)) * SWEEP_EVERY_MINUTES * 60_000);
-    expect(tickWindow(sweep)).toEqual({});
-    expect(tickWindow(new Date(sweep.getTime() + 60_000))).toEqual({ since: new Date(sweep.getTime() + 60_000 - TICK_LOOKBACK_MS) });
-    await runDueWork(clock.now(), mine());
   });
 });
 

@@ -58,14 +58,15 @@ async function dueSubscription(): Promise<string> {
 const queued = (subscriptionId: string) => sent.filter((item) => item.id === subscriptionId && item.workspace === client.workspace);
 
 /**
- * Holds runs inside their scan of the scheduling index: `next()` holds the next run to scan until its `release()`,
- * and resolves `entered` once that run is inside. Runs that scan while no hold waits pass; `scans` counts them all.
+ * Holds runs inside their reading of the scheduling index (a run's Queries, one after the other): `next()` holds the
+ * next Query until its `release()`, and resolves `entered` once that run is inside. Queries sent while no hold waits
+ * pass; `scans` counts them all.
  */
 function scanHolds() {
   const waiting: { enter: () => void; gate: Promise<void> }[] = [];
   let scans = 0;
   setAfterSendHook(async (name) => {
-    if (name !== 'ScanCommand') return;
+    if (name !== 'QueryCommand') return;
     scans += 1;
     const hold = waiting.shift();
     if (!hold) return;

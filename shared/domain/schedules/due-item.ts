@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../db/client';
+import { chunksOf, eachLimited } from '../../concurrency';
+import { bucketsFrom, dueBucketOf, DUE_SHARDS, duePartition, LATE_AFTER_MS, LATE_SHARDS, latePartition } from '../../db/due-keys';
 import { workspaceOf } from '../../db/keys';
+import type { RunLimits } from './due-cursor';
+import { duePages, upToKey } from './due-index';
 
 /**
  * One piece of time-driven work, as the sparse scheduling index (gsi4) names it: the item's keys and its
- * `gsi4sk` = `<due at>#<kind>#<id>[#<group>]`. It is the queue's message: a worker does `kind` on `id` of `workspace`.
+ * `gsi4sk` = `<due at>#<kind>#<id>[#<group>]` (its partition, a year and a shard: shared/db/due-keys.ts). It is the queue's message: a worker does `kind` on `id` of `workspace`.
  */
 export interface DueItem {
   workspace: string;
@@ -40,31 +42,37 @@ export const deduplicationId = (item: DueItem): string => createHash('sha256').u
 export const groupId = (item: DueItem): string =>
   createHash('sha256').update(item.group ? `${item.workspace}\ngroup\n${item.group}` : `${item.pk}\n${item.sk}`).digest('hex');
 
-/** Limits a run to some workspaces (tests sharing one table move their own clocks), or to items due since a time. */
+/** What a run reads: by default what came due since the scheduled run's cursor; tests name their own, or workspaces. */
 export interface DueFilter {
+  /**
+   * Every item due at `now` in these workspaces, however long ago, and no cursor: tests sharing one table move their
+   * own clocks, forward and back, so no cursor fits them all (findDueItems).
+   */
   workspaces?: ReadonlySet<string>;
-  /** Only items due at or after this time (the scheduled function's ticks between sweeps). */
-  since?: Date;
+  /** The cursor read from and moved (default SCHEDULED_RUN_CURSOR), and what one run reads at most. */
+  cursor?: string;
+  limits?: RunLimits;
 }
 
+/** The first bucket a run limited to workspaces reads: an item is in its due bucket only if written at most LATE_AFTER_MS before it. */
+const FIRST_BUCKET = dueBucketOf(new Date(Date.now() - LATE_AFTER_MS).toISOString());
+
 /**
- * Every item due at `now` across workspaces, page by page, from the sparse scheduling index alone (only items
- * awaiting time-driven work carry its keys, so this reads pending work, not the table).
+ * Every item due at `now` in `only.workspaces`, from the late partitions and every bucket since this process started
+ * (its clock never goes back further: an item due before its writing went to the late partitions), each shard one
+ * Query: the tests' and the benchmark's view, not the scheduler's (dueSinceCursor). Pages of 100.
  */
-export async function* findDueItems(now: Date, only?: DueFilter): AsyncGenerator<DueItem[]> {
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: tableName(),
-        IndexName: 'gsi4',
-        FilterExpression: only?.since ? 'gsi4sk BETWEEN :since AND :now' : 'gsi4sk <= :now',
-        ExpressionAttributeValues: { ':now': `${now.toISOString()}#~`, ...(only?.since && { ':since': only.since.toISOString() }) },
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    const items = (page.Items ?? []).map(dueItemOf).filter((i): i is DueItem => !!i && (!only?.workspaces || only.workspaces.has(i.workspace)));
-    if (items.length > 0) yield items;
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
+export async function* findDueItems(now: Date, only: { workspaces: ReadonlySet<string> }): AsyncGenerator<DueItem[]> {
+  const to = upToKey(now);
+  const partitions = [
+    ...Array.from({ length: LATE_SHARDS }, (_, shard) => latePartition(shard)),
+    ...bucketsFrom(FIRST_BUCKET, dueBucketOf(now.toISOString())).flatMap((bucket) => Array.from({ length: DUE_SHARDS }, (_, shard) => duePartition(bucket, shard))),
+  ];
+  const found: DueItem[] = [];
+  await eachLimited(partitions, 24, async (partition) => {
+    for await (const page of duePages(partition, '', to)) {
+      found.push(...page.map(dueItemOf).filter((i): i is DueItem => !!i && only.workspaces.has(i.workspace)));
+    }
+  });
+  for (const page of chunksOf(found, 100)) yield page;
 }

@@ -88,14 +88,15 @@ export const localWorkers = (): number => Math.max(1, Number(process.env.DUE_WOR
 export const LOCAL_BATCH = 10;
 
 /**
- * Everything due at `now`, run to the end in this process: the scheduled function's enqueue into the local queue,
- * drained meanwhile by in-process workers, as the worker function drains the SQS queue on AWS. By default an item is received
- * once: one that fails is logged and counted, stays due in the index, and is found again by the next run.
- * `only` limits a run to some workspaces (tests sharing one table move their own clocks).
+ * What came due by `now`, run to the end in this process: the scheduled function's enqueue into the local queue,
+ * drained meanwhile by in-process workers, as the worker function drains the SQS queue on AWS. Without `only`, what
+ * came due since the scheduled run's cursor, which it moves (`npm start`); with `only.workspaces`, everything due in
+ * them (tests sharing one table move their own clocks). By default an item is received once: one that fails is logged
+ * and counted and stays in the index, where a run limited to workspaces finds it again; a cursor has moved past it.
  */
 export async function runDueWork(now: Date, only?: DueFilter, options: Partial<LocalQueueOptions> = {}): Promise<DueRun> {
   const queue = new LocalDueQueue({ workers: options.workers ?? localWorkers(), maxReceives: options.maxReceives ?? 1, batchSize: options.batchSize ?? LOCAL_BATCH });
-  // The workers start on the first page while the scan goes on, as the worker function does on AWS.
+  // The workers start on the first page while the reading goes on, as the worker function does on AWS.
   const sent = queue.opened();
   const draining = queue.drainBatches(runDueBatch, (item, error) =>
     console.error(JSON.stringify({ level: 'error', scheduled: item.kind, id: item.id, workspace: item.workspace, error: String(error) })),

@@ -2,9 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../../context';
 import { db, tableName } from '../../../db/client';
 import { eachLimited } from '../../../concurrency';
-import { dueIndexKeys } from '../../../db/keys';
-import { PENDING_CHECK } from '../../invoices/pending-check';
-import { dueItemOf } from '../../schedules/due-item';
+import { pendingCheckList } from '../../invoices/pending-check';
 import { connectedStripe } from '../../payment-providers/connect';
 import { checkPendingCharge } from './intents';
 
@@ -12,24 +10,21 @@ import { checkPendingCharge } from './intents';
 const SYNC_LIMIT = 100;
 const IN_FLIGHT = 4;
 
-/** The invoices whose pending charge is due a check (pending for more than an hour), from the workspace's due items. */
+/** The invoices whose pending charge is due a check (pending for more than an hour), from the workspace's list of them. */
 async function duePendingChecks(ctx: Ctx): Promise<{ ids: string[]; more: boolean }> {
-  const { gsi4pk } = dueIndexKeys(ctx, '', PENDING_CHECK, '');
   const upTo = `${ctx.clock.now().toISOString()}#\uffff`;
   const ids: string[] = [];
   let cursor: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
       new QueryCommand({
-        TableName: tableName(), IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk <= :upTo',
-        ExpressionAttributeValues: { ':pk': gsi4pk, ':upTo': upTo }, ExclusiveStartKey: cursor,
+        TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :upTo',
+        ExpressionAttributeValues: { ':pk': pendingCheckList(ctx), ':upTo': upTo }, ExclusiveStartKey: cursor,
       }),
     );
     for (const entry of page.Items ?? []) {
-      const item = dueItemOf(entry);
-      if (item?.kind !== PENDING_CHECK) continue;
       if (ids.length === SYNC_LIMIT) return { ids, more: true };
-      ids.push(item.id);
+      ids.push(String(entry.gsi1sk).split('#')[1]!);
     }
     cursor = page.LastEvaluatedKey;
   } while (cursor);
