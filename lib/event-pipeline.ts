@@ -139,39 +139,19 @@ export class EventPipeline extends Construct {
       deadLetterQueue: { queue: this.deliveryDeadLetterQueue, maxReceiveCount: deliveryConsumer.maxReceiveCount },
     });
 
-    this.streamHandler = new BillingFunction(this, 'StreamHandler', {
-      entry: streamHandler.entry,
-      projectRoot,
-      description: 'Table stream → events, webhook messages and deliveries',
-      timeout: streamHandler.timeout,
-      tag: [workerTagKey, streamHandler.id],
-      operations,
-    });
+    const worker = (id: string, settings: typeof streamHandler | typeof usageStreamHandler | typeof deliveryConsumer, description: string) => {
+      const fn = new BillingFunction(this, id, { entry: settings.entry, projectRoot, description, timeout: settings.timeout, tag: [workerTagKey, settings.id], operations });
+      fn.bindTable(table, workerTableAccess[settings.id]);
+      return fn;
+    };
     // Writes event, message and delivery items; reads endpoints.
-    this.streamHandler.bindTable(table, workerTableAccess[streamHandler.id]);
+    this.streamHandler = worker('StreamHandler', streamHandler, 'Table stream → events, webhook messages and deliveries');
     this.allowQueueing(this.streamHandler.fn);
     this.readStream(table, this.streamHandler.fn, streamHandler);
-
-    this.usageStreamHandler = new BillingFunction(this, 'UsageStreamHandler', {
-      entry: usageStreamHandler.entry,
-      projectRoot,
-      description: 'Table stream → usage aggregates and the credits usage consumes',
-      timeout: usageStreamHandler.timeout,
-      tag: [workerTagKey, usageStreamHandler.id],
-      operations,
-    });
-    this.usageStreamHandler.bindTable(table, workerTableAccess[usageStreamHandler.id]);
+    this.usageStreamHandler = worker('UsageStreamHandler', usageStreamHandler, 'Table stream → usage aggregates and the credits usage consumes');
     this.readStream(table, this.usageStreamHandler.fn, usageStreamHandler);
 
-    this.deliveryConsumer = new BillingFunction(this, 'DeliveryConsumer', {
-      entry: deliveryConsumer.entry,
-      projectRoot,
-      description: 'Webhook delivery jobs (SQS) → signed POSTs',
-      timeout: deliveryConsumer.timeout,
-      tag: [workerTagKey, deliveryConsumer.id],
-      operations,
-    });
-    this.deliveryConsumer.bindTable(table, workerTableAccess[deliveryConsumer.id]);
+    this.deliveryConsumer = worker('DeliveryConsumer', deliveryConsumer, 'Webhook delivery jobs (SQS) → signed POSTs');
     this.deliveryConsumer.fn.addEnvironment('WEBHOOK_TIMEOUT_MS', String(webhookPostTimeout.toMilliseconds()));
     // It re-enqueues jobs not due yet and queues the next attempt after a failed POST.
     this.allowQueueing(this.deliveryConsumer.fn);
