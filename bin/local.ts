@@ -66,7 +66,7 @@ writeFileSync(join(localDir, 'dynamodb-endpoint'), `${process.env.DYNAMODB_ENDPO
 const { localApiKey } = await import('../lib/local/api-key');
 const apiKey = await localApiKey(localDir);
 
-// The table's stream feeds the stream handler and webhook deliveries go out, as on AWS. Stream checkpoints sit
+// The table's stream feeds its two consumers and webhook deliveries go out, as on AWS. Stream checkpoints sit
 // next to the data, unless that is in memory. Webhook endpoints may use plain http to this machine.
 process.env.WEBHOOKS_ALLOW_HTTP_LOOPBACK ??= 'true';
 // Emails to customers: through EMAIL_TRANSPORT=smtp://host:port when set, else an .eml file each (docs/emails.md).
@@ -82,7 +82,7 @@ const events = await startEventRuntime({
   deliveryTickMs: 250,
   scheduleTickMs: 5_000,
 });
-const streamLine = `polled into functions/streams/events.ts${checkpointFile ? ' (checkpoints in .local/stream-checkpoints.json)' : ''}; webhook deliveries every 250 ms; scheduled work every 5 s`;
+const streamLine = `polled by its two consumers, functions/streams/messages.ts and usage.ts${checkpointFile ? ' (checkpoints in .local/stream-checkpoints.json, .usage.json)' : ''}; webhook deliveries every 250 ms; scheduled work every 5 s`;
 
 console.log(`Billing API listening on ${api.url}
   DynamoDB: ${process.env.DYNAMODB_ENDPOINT} (${dynamo ? (values['in-memory'] ? 'DynamoDB Local, in memory' : 'DynamoDB Local, data in .local/dynamodb') : 'DYNAMODB_ENDPOINT'}), table '${process.env.TABLE_NAME}' ${table}

@@ -11,7 +11,7 @@ import { routes as routeTable, type RouteDefinition } from '../functions/routes'
 import { tableDefinition } from '../shared/db/table-definition';
 import type { FunctionOperations } from './billing-function';
 import { emailFeedbackHandler } from './email-feedback';
-import { deliveryConsumer, EventPipeline, streamHandler } from './event-pipeline';
+import { deliveryConsumer, EventPipeline, streamHandler, usageStreamHandler } from './event-pipeline';
 import { FunctionBundles } from './function-bundles';
 import { HostedPages } from './hosted-pages';
 import { authorizerHandler, Identity, type ExternalIssuer } from './identity';
@@ -87,7 +87,7 @@ export class BillingStack extends Stack {
     super(scope, id, props);
     // Every function's entry, so that the first bundled function builds them all in one esbuild run.
     FunctionBundles.of(this, projectRoot).declare([
-      ...routes.map((route) => route.handler), streamHandler.entry, deliveryConsumer.entry, scheduledHandler.entry, dueWorker.entry, authorizerHandler.entry,
+      ...routes.map((route) => route.handler), streamHandler.entry, usageStreamHandler.entry, deliveryConsumer.entry, scheduledHandler.entry, dueWorker.entry, authorizerHandler.entry,
       emailFeedbackHandler.entry,
     ]);
     const rateLimits = resolveRateLimits(this.node, rateLimitProps);
@@ -163,6 +163,7 @@ export class BillingStack extends Stack {
     // The API's access log, the alarms and their topic, the dashboard (docs/operations.md).
     const workers = [
       { label: 'Stream handler', fn: events.streamHandler.fn },
+      { label: 'Usage stream handler', fn: events.usageStreamHandler.fn },
       { label: 'Delivery consumer', fn: events.deliveryConsumer.fn, maxConcurrency: concurrency.deliveries },
       { label: 'Scheduled run', fn: scheduler.handler.fn },
       { label: 'Due-work worker', fn: scheduler.worker.fn, maxConcurrency: concurrency.dueWork },
@@ -172,6 +173,7 @@ export class BillingStack extends Stack {
       // A route stack's alarms live in it, beside the functions they watch.
       ...(this.routeFunctionAlarms(routeFunctionAlarms) ? this.routeStacks : []).map((stack) => ({ name: stack.node.id, scope: stack, functions: [...stack.functions.values()].map((f) => f.fn) })),
       { name: 'StreamHandler', functions: [events.streamHandler.fn] },
+      { name: 'UsageStreamHandler', functions: [events.usageStreamHandler.fn] },
       { name: 'DeliveryConsumer', functions: [events.deliveryConsumer.fn] },
       { name: 'Scheduler', functions: [scheduler.handler.fn, scheduler.worker.fn] },
       { name: 'Authorizer', functions: [identity.authorizerFunction.fn] },
@@ -182,7 +184,7 @@ export class BillingStack extends Stack {
       emailFeedbackDeadLetters: events.emailFeedback?.deadLetterQueue,
     };
     const monitoring = new Monitoring(this, 'Monitoring', {
-      api, table, streamHandler: events.streamHandler.fn, failureQueues, functionGroups, logRetention, encryptionKey,
+      api, table, streamHandler: events.streamHandler.fn, usageStreamHandler: events.usageStreamHandler.fn, failureQueues, functionGroups, logRetention, encryptionKey,
       alarmTopic, alarmEmail: alarmAddress,
     });
     new ServiceDashboard(this, 'Dashboard', {
@@ -190,6 +192,7 @@ export class BillingStack extends Stack {
       table,
       workers,
       streamHandler: events.streamHandler.fn,
+      usageStreamHandler: events.usageStreamHandler.fn,
       workQueues: [{ label: 'Deliveries', queue: events.deliveryQueue }, { label: 'Due work', queue: scheduler.queue }],
       failureQueues: [
         { label: 'Stream failures', queue: failureQueues.streamFailures },

@@ -30,8 +30,10 @@ export interface ServiceDashboardProps {
   table: ITable;
   /** The functions outside the routes, one line each. */
   workers: readonly WatchedFunction[];
-  /** The function the table's stream feeds: its IteratorAge is the stream's lag. */
+  /** The stream's message consumer: its IteratorAge is how late events and webhooks are. */
   streamHandler: IFunction;
+  /** The stream's usage consumer: its IteratorAge is how late usage aggregates are. */
+  usageStreamHandler: IFunction;
   /** Queues of work waiting (deliveries, due work). */
   workQueues: readonly { label: string; queue: IQueue }[];
   /** Queues whose every message is a failure (dead letters, the stream failure queue). */
@@ -50,7 +52,7 @@ export class ServiceDashboard extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceDashboardProps) {
     super(scope, id);
-    const { api, table, workers, streamHandler } = props;
+    const { api, table, workers, streamHandler, usageStreamHandler } = props;
     const graph = (title: string, left: IMetric[], more: Partial<GraphWidgetProps> = {}) =>
       new GraphWidget({ title, left, width, height, period, ...more });
     const perWorker = (metricName: string, statistic: string, suffix = '') =>
@@ -118,8 +120,11 @@ export class ServiceDashboard extends Construct {
       ]),
     );
     this.dashboard.addWidgets(
-      section('Stream and queues', 'How far the stream handler is behind, what waits in the work queues, and every failure queue (each message is a failure).'),
-      graph('Stream iterator age (ms)', [streamHandler.metric('IteratorAge', { statistic: 'Maximum', period, label: 'Oldest record' })]),
+      section('Stream and queues', 'How far each stream consumer is behind, what waits in the work queues, and every failure queue (each message is a failure).'),
+      graph('Stream iterator age (ms)', [
+        streamHandler.metric('IteratorAge', { statistic: 'Maximum', period, label: 'Oldest record, messages' }),
+        usageStreamHandler.metric('IteratorAge', { statistic: 'Maximum', period, label: 'Oldest record, usage' }),
+      ]),
       graph('Work queues: messages waiting', props.workQueues.map(({ label, queue }) => queue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum', label }))),
       graph('Work queues: oldest message (s)', props.workQueues.map(({ label, queue }) => queue.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum', label }))),
       graph('Failure queues: messages', props.failureQueues.map(({ label, queue }) => queue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum', label }))),

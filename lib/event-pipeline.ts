@@ -7,12 +7,13 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE_TYPES } from '../shared/domain/events/map-change';
+import { STREAM_CONSUMERS, type StreamConsumer } from '../shared/domain/events/stream-consumers';
 import { BillingFunction, type FunctionOperations } from './billing-function';
 import { EmailFeedback, type EmailFeedbackProps } from './email-feedback';
 import { secureQueue } from './queues';
 import { withNarrowStreamGrant, workerTableAccess } from './table-access';
 
-/** Tag put on the pipeline's two Lambdas (value: `streamHandler.id` or `deliveryConsumer.id`). */
+/** Tag put on the pipeline's Lambdas (value: `streamHandler.id`, `usageStreamHandler.id` or `deliveryConsumer.id`). */
 export const workerTagKey = 'billing:worker';
 
 /** The environment variable that switches shared/domain/webhooks/delivery-queue.ts to SQS. */
@@ -27,16 +28,30 @@ export const sesConfigurationSetEnv = 'SES_CONFIGURATION_SET';
 /** How long a webhook POST may take (deliver.ts reads it from WEBHOOK_TIMEOUT_MS; the consumer gets it set). */
 export const webhookPostTimeout = Duration.seconds(15);
 
-/** The stream handler (DESIGN.md §6): item changes → events, messages and deliveries. */
-export const streamHandler = {
-  id: 'streamEvents',
-  entry: 'functions/streams/events.ts',
+/**
+ * Concurrent batches per stream shard, each consumer (Lambda's maximum, 10). Lambda sends the changes of one
+ * partition key to one batch at a time, in order, and each handler keeps one item's changes in order within its batch
+ * (shared/domain/events/stream-batch.ts): ordering per item holds, and a shard's backlog is worked ten times faster.
+ */
+export const streamParallelization = 10;
+
+/** What both stream consumers share: from the oldest record, retried, reported after a day (the stream's 24 h). */
+const streamConsumer = {
   batchSize: 100,
   timeout: Duration.seconds(60),
   retryAttempts: 10,
   // The stream keeps records 24 h: a record still failing after a day is given up on (and reported).
   maxRecordAge: Duration.days(1),
 } as const;
+
+/** The stream's message consumer (DESIGN.md §6): item changes → events, messages and deliveries. */
+export const streamHandler = { ...streamConsumer, id: 'streamEvents', entry: 'functions/streams/messages.ts', consumer: 'messages' } as const;
+
+/**
+ * The stream's usage consumer: usage events → hour buckets and credits. A mapping of its own on the same stream, so
+ * a burst of usage never delays webhooks (DynamoDB Streams serves two readers per shard at full speed: these two).
+ */
+export const usageStreamHandler = { ...streamConsumer, id: 'streamUsage', entry: 'functions/streams/usage.ts', consumer: 'usage' } as const;
 
 const deliveryBatchSize = 10;
 
@@ -90,13 +105,14 @@ export const sesIdentityArn = (scope: Construct, identity: string): string =>
   Stack.of(scope).formatArn({ service: 'ses', resource: 'identity', resourceName: identity, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
 
 /**
- * Events and webhooks on AWS (DESIGN.md §6): the table's stream feeds the stream handler, which records events and
- * messages and queues delivery jobs on an SQS queue (delayed up to 15 min; the consumer re-enqueues jobs not due
+ * Events and webhooks on AWS (DESIGN.md §6): the table's stream feeds two consumers, the usage consumer (usage
+ * aggregates, credits) and the stream handler, which records events and messages and queues delivery jobs on an SQS queue (delayed up to 15 min; the consumer re-enqueues jobs not due
  * yet), whose consumer makes the signed POSTs. Stream batches that keep failing are bisected, retried and finally
  * reported to a failure queue; jobs that keep failing go to a dead-letter queue.
  */
 export class EventPipeline extends Construct {
   readonly streamHandler: BillingFunction;
+  readonly usageStreamHandler: BillingFunction;
   readonly deliveryConsumer: BillingFunction;
   readonly deliveryQueue: Queue;
   readonly deliveryDeadLetterQueue: Queue;
@@ -129,48 +145,19 @@ export class EventPipeline extends Construct {
       deadLetterQueue: { queue: this.deliveryDeadLetterQueue, maxReceiveCount: deliveryConsumer.maxReceiveCount },
     });
 
-    this.streamHandler = new BillingFunction(this, 'StreamHandler', {
-      entry: streamHandler.entry,
-      projectRoot,
-      description: 'Table stream → events, webhook messages and deliveries',
-      timeout: streamHandler.timeout,
-      tag: [workerTagKey, streamHandler.id],
-      operations,
-    });
+    const worker = (id: string, settings: typeof streamHandler | typeof usageStreamHandler | typeof deliveryConsumer, description: string) => {
+      const fn = new BillingFunction(this, id, { entry: settings.entry, projectRoot, description, timeout: settings.timeout, tag: [workerTagKey, settings.id], operations });
+      fn.bindTable(table, workerTableAccess[settings.id]);
+      return fn;
+    };
     // Writes event, message and delivery items; reads endpoints.
-    this.streamHandler.bindTable(table, workerTableAccess[streamHandler.id]);
+    this.streamHandler = worker('StreamHandler', streamHandler, 'Table stream → events, webhook messages and deliveries');
     this.allowQueueing(this.streamHandler.fn);
-    // Only changes of item types that can produce events invoke it (its own writes, among others, do not).
-    // Lambda ORs the patterns: an insert or update carries the type in NewImage, a removal only in OldImage.
-    const types = FilterRule.or(...EVENT_SOURCE_TYPES);
-    this.streamHandler.fn.addEventSource(
-      // Its stream rights name the stream (CDK's own grant adds dynamodb:ListStreams on `*`).
-      new DynamoEventSource(withNarrowStreamGrant(table), {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: streamHandler.batchSize,
-        bisectBatchOnError: true,
-        retryAttempts: streamHandler.retryAttempts,
-        maxRecordAge: streamHandler.maxRecordAge,
-        reportBatchItemFailures: true,
-        // One batch per shard at a time: an item's changes are handled in order.
-        parallelizationFactor: 1,
-        onFailure: new SqsDlq(this.streamFailureQueue),
-        filters: [
-          FilterCriteria.filter({ dynamodb: { NewImage: { _type: { S: types } } } }),
-          FilterCriteria.filter({ dynamodb: { OldImage: { _type: { S: types } } } }),
-        ],
-      }),
-    );
+    this.readStream(table, this.streamHandler.fn, streamHandler);
+    this.usageStreamHandler = worker('UsageStreamHandler', usageStreamHandler, 'Table stream → usage aggregates and the credits usage consumes');
+    this.readStream(table, this.usageStreamHandler.fn, usageStreamHandler);
 
-    this.deliveryConsumer = new BillingFunction(this, 'DeliveryConsumer', {
-      entry: deliveryConsumer.entry,
-      projectRoot,
-      description: 'Webhook delivery jobs (SQS) → signed POSTs',
-      timeout: deliveryConsumer.timeout,
-      tag: [workerTagKey, deliveryConsumer.id],
-      operations,
-    });
-    this.deliveryConsumer.bindTable(table, workerTableAccess[deliveryConsumer.id]);
+    this.deliveryConsumer = worker('DeliveryConsumer', deliveryConsumer, 'Webhook delivery jobs (SQS) → signed POSTs');
     this.deliveryConsumer.fn.addEnvironment('WEBHOOK_TIMEOUT_MS', String(webhookPostTimeout.toMilliseconds()));
     // It re-enqueues jobs not due yet and queues the next attempt after a failed POST.
     this.allowQueueing(this.deliveryConsumer.fn);
@@ -178,6 +165,32 @@ export class EventPipeline extends Construct {
       new SqsEventSource(this.deliveryQueue, { batchSize: deliveryConsumer.batchSize, reportBatchItemFailures: true, maxConcurrency: deliveryConcurrency }),
     );
     if (sesIdentity) this.emailFeedback = this.sendEmailsThrough(sesIdentity, { table, projectRoot, operations, encryptionKey });
+  }
+
+  /**
+   * A stream consumer's event source mapping: only the changes of the item types it works on invoke it (Lambda ORs
+   * the patterns: an insert or update carries the type in NewImage, a removal only in OldImage), so neither waits on
+   * the other's records, nor on its own writes.
+   */
+  private readStream(table: ITable, fn: IFunction, settings: typeof streamHandler | typeof usageStreamHandler): void {
+    const types = FilterRule.or(...STREAM_CONSUMERS[settings.consumer satisfies StreamConsumer].types);
+    fn.addEventSource(
+      // Its stream rights name the stream (CDK's own grant adds dynamodb:ListStreams on `*`).
+      new DynamoEventSource(withNarrowStreamGrant(table), {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: settings.batchSize,
+        bisectBatchOnError: true,
+        retryAttempts: settings.retryAttempts,
+        maxRecordAge: settings.maxRecordAge,
+        reportBatchItemFailures: true,
+        parallelizationFactor: streamParallelization,
+        onFailure: new SqsDlq(this.streamFailureQueue),
+        filters: [
+          FilterCriteria.filter({ dynamodb: { NewImage: { _type: { S: types } } } }),
+          FilterCriteria.filter({ dynamodb: { OldImage: { _type: { S: types } } } }),
+        ],
+      }),
+    );
   }
 
   /**

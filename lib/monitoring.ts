@@ -62,8 +62,10 @@ export interface FunctionGroup {
 export interface MonitoringProps {
   api: HttpApi;
   table: ITable;
-  /** The function the table's stream feeds: its IteratorAge is the stream's lag. */
+  /** The stream's message consumer: its IteratorAge is how late events and webhooks are. */
   streamHandler: IFunction;
+  /** The stream's usage consumer: its IteratorAge is how late usage aggregates and credits are. */
+  usageStreamHandler: IFunction;
   /** The queues whose messages each mean a failure somebody must look at. */
   /** `emailFeedbackDeadLetters`: only with emails on (an SES identity, lib/email-feedback.ts). */
   failureQueues: { streamFailures: IQueue; deliveryDeadLetters: IQueue; dueWorkDeadLetters: IQueue; emailFeedbackDeadLetters?: IQueue };
@@ -78,7 +80,7 @@ export interface MonitoringProps {
 
 /**
  * What operations watch (docs/operations.md): the API stage's JSON access log, and the alarms, which all notify one
- * SNS topic: a message in a failure queue, a 5xx rate above 1 %, any quarantined stream record, a lagging stream,
+ * SNS topic: a message in a failure queue, a 5xx rate above 1 %, any quarantined stream record, a lagging stream consumer (each),
  * throttled table requests, and per function group any Lambda error or throttle.
  */
 export class Monitoring extends Construct {
@@ -124,9 +126,12 @@ export class Monitoring extends Construct {
     this.alarm(this, 'QuarantinedRecordsAlarm', insights(`SELECT SUM(QuarantinedRecords) FROM "${METRICS_NAMESPACE}"`, 'Quarantined stream records'), 0,
       'The stream handler quarantined a record it could not process (docs/operations.md, Quarantined stream records).');
 
-    this.alarm(this, 'StreamIteratorAgeAlarm',
-      props.streamHandler.metric('IteratorAge', { statistic: 'Maximum', period: alarmPeriod, label: 'Stream iterator age (ms)' }), iteratorAgeThreshold.toMilliseconds(),
-      `The table stream's oldest unprocessed record is over ${iteratorAgeThreshold.toMinutes()} minutes old: events, webhooks and metered usage lag (docs/operations.md).`);
+    // One per consumer: each reads the stream at its own pace, and either may fall behind alone.
+    const iteratorAge = (fn: IFunction, label: string) => fn.metric('IteratorAge', { statistic: 'Maximum', period: alarmPeriod, label });
+    this.alarm(this, 'StreamIteratorAgeAlarm', iteratorAge(props.streamHandler, 'Stream iterator age, messages (ms)'), iteratorAgeThreshold.toMilliseconds(),
+      `The message consumer's oldest unprocessed stream record is over ${iteratorAgeThreshold.toMinutes()} minutes old: events and webhooks lag (docs/operations.md).`);
+    this.alarm(this, 'UsageStreamIteratorAgeAlarm', iteratorAge(props.usageStreamHandler, 'Stream iterator age, usage (ms)'), iteratorAgeThreshold.toMilliseconds(),
+      `The usage consumer's oldest unprocessed stream record is over ${iteratorAgeThreshold.toMinutes()} minutes old: usage aggregates and credits lag (docs/operations.md).`);
 
     // Every operation, on the table and its indexes: a write an index cannot take is throttled on the table.
     this.alarm(this, 'TableThrottledRequestsAlarm',

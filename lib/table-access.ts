@@ -27,11 +27,13 @@ const workerActions = [...readActions, ...writeActions];
 
 /** The workers' access, by worker id (lib/event-pipeline.ts, lib/scheduler.ts). */
 export const workerTableAccess = {
+  /** Records events, messages and deliveries; lists the webhook endpoints (gsi1) subscribed to each event. */
+  streamEvents: { actions: workerActions, indexes: ['gsi1'] },
   /**
-   * Records events, messages and deliveries; lists the webhook endpoints (gsi1) subscribed to each event; finds the
-   * credit products naming an aggregator (gsi3) to consume credits by usage.
+   * Applies usage to hour buckets (read and written by key, the workspace's aggregators by Query); finds the credit
+   * products naming an aggregator (gsi3) to consume credits by usage.
    */
-  streamEvents: { actions: workerActions, indexes: ['gsi1', 'gsi3'] },
+  streamUsage: { actions: workerActions, indexes: ['gsi3'] },
   /** Reads a delivery and its message, records the attempt and the delivery's next state. */
   deliverWebhooks: { actions: workerActions, indexes: [] },
   /**

@@ -1,6 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { handler } from '../../functions/streams/events';
+import { handler as messagesHandler } from '../../functions/streams/messages';
+import { handler as usageHandler } from '../../functions/streams/usage';
 import { clock } from '../../shared/clock';
+import { feeds, type StreamConsumer } from '../../shared/domain/events/stream-consumers';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { LocalDeliveryQueue, useDeliveryQueue } from '../../shared/domain/webhooks/delivery-queue';
 import { runJob } from '../../shared/domain/webhooks/run-job';
@@ -27,15 +29,22 @@ export interface EventRuntimeOptions {
   scheduleTickMs?: number | false;
 }
 
+/** Each consumer's checkpoints in a file of its own: `stream-checkpoints.json` → `stream-checkpoints.usage.json`. */
+const checkpointsOf = (file: string | undefined, consumer: StreamConsumer) => (file && consumer === 'usage' ? file.replace(/(\.json)?$/, '.usage.json') : file);
+
 /**
- * What AWS does around the table, on this machine: the stream poller feeds the stream handler (as the Lambda event
- * source would), delivery and email attempts wait in an in-process queue (as in SQS) for the same `runJob` function, and
- * the scheduled handler's work runs on a timer (as the EventBridge rule does).
+ * What AWS does around the table, on this machine: a stream poller per consumer feeds its handler the records its
+ * filter lets through (as the two Lambda event source mappings do, docs/operations.md), each at its own pace, so a
+ * burst of usage never holds up webhook messages; delivery and email attempts wait in an in-process queue (as in
+ * SQS) for the same `runJob` function, and the scheduled handler's work runs on a timer (as the EventBridge rule does).
  */
 export async function startEventRuntime(options: EventRuntimeOptions): Promise<EventRuntime> {
   const queue = new LocalDeliveryQueue(() => clock.now());
   useDeliveryQueue(queue);
-  const poller = await startStreamPoller({ ...options, handler });
+  const accept = options.accept ?? (() => true);
+  const consumer = (name: StreamConsumer, handler: Parameters<typeof startStreamPoller>[0]['handler']) =>
+    startStreamPoller({ ...options, handler, checkpointFile: checkpointsOf(options.checkpointFile, name), accept: (record) => feeds(name, record) && accept(record) });
+  const [messages, usage] = await Promise.all([consumer('messages', messagesHandler), consumer('usage', usageHandler)]);
   const deliverDue = () => queue.runDue(runJob);
   let ticking: Promise<unknown> = Promise.resolve();
   const every = (ms: number | false | undefined, work: () => Promise<unknown>, what: string) =>
@@ -49,13 +58,17 @@ export async function startEventRuntime(options: EventRuntimeOptions): Promise<E
     every(options.scheduleTickMs, () => runDueWork(clock.now()), 'scheduled work'),
   ];
   return {
-    settle: () => poller.drain(),
+    // Both at once; then messages again, for the credits usage consumed (changes the message consumer turns into events).
+    settle: async () => {
+      await Promise.all([usage.drain(), messages.drain()]);
+      await messages.drain();
+    },
     deliverDue,
     queue,
     stop: async () => {
       for (const timer of timers) clearInterval(timer);
       await ticking;
-      await poller.stop();
+      await Promise.all([messages.stop(), usage.stop()]);
     },
   };
 }

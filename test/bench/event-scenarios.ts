@@ -196,7 +196,7 @@ export async function measureMessageLists(options: ListBench): Promise<MessageLi
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 2. From a change to its message being listed
+// 2. From a change to its message being listed, quiet and while another workspace ingests usage events
 
 export interface ChangeToListedResults {
   /** ms from sending POST /v1/customers to the first listing that holds its customer.created message. */
@@ -213,6 +213,8 @@ export interface ChangeToListedResults {
   pollIntervalMs: number;
   warmup: number;
   limitMs: number;
+  /** The noisy row: what the other workspace did while the samples were taken. */
+  noise?: NoiseResults;
 }
 
 export interface ChangeBench {
@@ -224,13 +226,61 @@ export interface ChangeBench {
   pollIntervalMs: number;
   /** A sample not listed by then counts as a timeout. */
   limitMs: number;
+  /** The noisy row: another workspace ingests this many events as fast as it can while the samples are taken. */
+  noise?: NoiseBench;
+}
+
+export interface NoiseBench {
+  events: number;
+  /** Events per POST /v1/events/batch, and batches in flight at once. */
+  batchSize: number;
+  concurrency: number;
+  /** Samples are taken until the noise's usage is all applied, at least `samples` and at most this many. */
+  maxSamples: number;
+}
+
+export interface NoiseResults extends NoiseBench {
+  /** From the first batch sent to the last one answered. */
+  ingestSeconds: number;
+  /** From the first batch sent to the usage read showing every event (the usage consumer caught up). */
+  appliedSeconds: number;
+  /** Samples started before the usage consumer caught up. */
+  samplesDuringNoise: number;
 }
 
 /** Spreads the moments of the changes over the poller's 200 ms cycle (golden-ratio offsets, 0–220 ms). */
 const phaseOffset = (i: number): number => Math.floor(((i * 0.6180339887) % 1) * 220);
 
+/** A workspace with one metered customer (a sum aggregator) that sends `events` usage events as fast as it can. */
+async function startNoise(options: ChangeBench, noise: NoiseBench): Promise<{ ingested: Promise<number>; applied: Promise<number> }> {
+  const call = apiClient(options.baseUrl, await signToken(options.keys, { workspace: `ws_bench_noise_${shortId()}`, scope: 'read write' }));
+  await call('POST', '/v1/invoicing-entities', 201, { name: 'Bench Noise SAS', country: 'FR', currency: 'EUR' });
+  const customer = await call<{ id: string }>('POST', '/v1/customers', 201, { name: 'Noisy', currency: 'EUR' });
+  const aggregator = await call<{ id: string }>('POST', '/v1/aggregators', 201, { name: 'Tokens', event_type: 'llm.completion', operation: 'sum', property: 'tokens' });
+  const started = performance.now();
+  const now = Date.now();
+  const batches = Math.ceil(noise.events / noise.batchSize);
+  let next = 0;
+  const sender = async () => {
+    while (next < batches) {
+      const b = next++;
+      const events = Array.from({ length: Math.min(noise.batchSize, noise.events - b * noise.batchSize) }, (_, i) => ({
+        customer_id: customer.id, event_type: 'llm.completion', timestamp: new Date(now - (b * noise.batchSize + i)).toISOString(), record: { id: `n-${b}-${i}`, tokens: 1 },
+      }));
+      await call('POST', '/v1/events/batch', 201, events);
+    }
+  };
+  const ingested = Promise.all(Array.from({ length: noise.concurrency }, sender)).then(() => (performance.now() - started) / 1000);
+  const path = `/v1/customers/${customer.id}/usage?aggregator_id=${aggregator.id}&from=${new Date(now - 2 * 3600_000).toISOString()}&to=${new Date(now + 3600_000).toISOString()}`;
+  const applied = ingested.then(async () => {
+    while ((await call<{ value: number }>('GET', path, 200)).value < noise.events) await sleep(100);
+    return (performance.now() - started) / 1000;
+  });
+  return { ingested, applied };
+}
+
 export async function measureChangeToListed(options: ChangeBench): Promise<ChangeToListedResults> {
-  const { baseUrl, keys, pollIntervalMs, limitMs } = options;
+  const { baseUrl, keys, pollIntervalMs, limitMs, noise } = options;
   const workspace = `ws_bench_evt_${shortId()}`;
   const call: ApiCall = apiClient(baseUrl, await signToken(keys, { workspace, scope: 'read write' }));
   // As `npm start` runs it, but from the stream's end (the seeded messages and earlier benchmarks are not replayed)
@@ -240,14 +290,25 @@ export async function measureChangeToListed(options: ChangeBench): Promise<Chang
   const postMs: number[] = [];
   let timeouts = 0;
   let polls = 0;
+  let noisy: { ingested: Promise<number>; applied: Promise<number> } | undefined;
+  let appliedAt: number | undefined;
+  let samplesDuringNoise = 0;
+  let noiseResult: NoiseResults | undefined;
   try {
     await call('POST', '/v1/invoicing-entities', 201, { name: 'Bench Events SAS', country: 'FR', currency: 'EUR' });
     const path = `/v1/webhooks/messages?event_types=customer.created`;
-    console.error(`Measuring change → listed: ${options.warmup} + ${options.samples} customers created, listing polled every ${pollIntervalMs} ms (stream poller at its default 200 ms)…`);
-    for (let i = 0; i < options.warmup + options.samples; i++) {
+    console.error(`Measuring change → listed${noise ? `, while another workspace ingests ${noise.events.toLocaleString('en-US')} events` : ''}: ` +
+      `${options.warmup} + ${options.samples} customers created, listing polled every ${pollIntervalMs} ms (stream poller at its default 200 ms)…`);
+    const wanted = () => samples.length + timeouts < options.samples || (noise !== undefined && appliedAt === undefined && samples.length + timeouts < noise.maxSamples);
+    for (let i = 0; i < options.warmup || wanted(); i++) {
       const record = i >= options.warmup;
+      if (noise && i === options.warmup) {
+        noisy = await startNoise(options, noise);
+        void noisy.applied.then(() => (appliedAt = performance.now()), () => undefined);
+      }
       await sleep(phaseOffset(i));
       const start = performance.now();
+      if (record && noisy && appliedAt === undefined) samplesDuringNoise += 1;
       const { id } = await call<{ id: string }>('POST', '/v1/customers', 201, { name: `Bench event ${i}` });
       const posted = performance.now();
       let listed = false;
@@ -270,13 +331,18 @@ export async function measureChangeToListed(options: ChangeBench): Promise<Chang
       else timeouts += 1;
     }
   } finally {
+    const noiseTimes = noisy && (await Promise.all([noisy.ingested, noisy.applied]).catch((error: unknown) => error as Error));
     await runtime.stop();
+    if (noiseTimes instanceof Error) throw new Error(`the noisy workspace's ingestion failed: ${noiseTimes.message}`);
+    if (noise && Array.isArray(noiseTimes)) noiseResult = { ...noise, ingestSeconds: noiseTimes[0], appliedSeconds: noiseTimes[1], samplesDuringNoise };
   }
   // A timeout counts as the limit itself, so it lands in p95/max and fails the target.
   const all = [...samples, ...Array<number>(timeouts).fill(Number.POSITIVE_INFINITY)];
   const summary = summarize(all);
+  const measured = samples.length + timeouts;
   return {
     samples, p50: summary.p50, p95: summary.p95, max: Math.max(...all), timeouts, post: summarize(postMs),
-    pollsPerSample: polls / options.samples, pollIntervalMs, warmup: options.warmup, limitMs,
+    pollsPerSample: polls / measured, pollIntervalMs, warmup: options.warmup, limitMs,
+    ...(noiseResult && { noise: noiseResult }),
   };
 }

@@ -23,10 +23,10 @@ import { startDynamoLocal, type RunningDynamo } from '../../lib/local/dynamodb-l
 import { generateKeys, signToken } from '../../lib/local/jwt';
 import { measureBundles } from './bundles';
 import {
-  bundleTable, changeReading, changeTable, getReading, invoiceReadTable, invoiceReading, invoiceSendsTable, invoiceTable, latencyTable, limiterReading, limiterTable, listReading,
+  bundleTable, changeReading, changeTable, noisyReading, getReading, invoiceReadTable, invoiceReading, invoiceSendsTable, invoiceTable, latencyTable, limiterReading, limiterTable, listReading,
   markdownReport, messageListTable, overheadTable, priceCostTable, priceListReading, priceListTable, priceSeedLine, seedLine, targetTable, topupReadTable, topupReading, topupTable,
 } from './report';
-import { bundleChecks, checkTargets, limiterCheck, type TargetCheck } from './targets';
+import { bundleChecks, changeCheck, checkTargets, limiterCheck, type TargetCheck } from './targets';
 import { usageReport, usageTargets } from './usage-report';
 import { billingReport, billingTargets } from './billing-report';
 import { credentialReport, credentialTargets } from './credential-report';
@@ -102,6 +102,8 @@ const MESSAGE_SIZES = { small: 1_000, large: 50_000 };
 const LIST_COUNTS = { warmup: 50, measured: 300 };
 const SEED_CONCURRENCY = 4;
 const CHANGE = { samples: 20, warmup: 2, pollIntervalMs: 20, limitMs: 10_000 };
+/** The noisy row: another workspace ingests 10,000 events as fast as it can; samples until its usage is applied. */
+const NOISE = { events: 10_000, batchSize: 1_000, concurrency: 1, maxSamples: 200 };
 /** Price configurations on the measured product in the two workspaces; the large one also holds other products'. */
 const PRICE_SIZES = { small: 100, large: 20_000 };
 const PRICE_OTHERS = { products: 2, each: 1_000 };
@@ -117,7 +119,7 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles', 'usage', 'credentials', 'revocation', 'mcp', 'emails', 'billing', 'heat', 'synth', 'stripe'] as const;
+const PARTS = ['limiter', 'bundles', 'changes', 'usage', 'credentials', 'revocation', 'mcp', 'emails', 'billing', 'heat', 'synth', 'stripe'] as const;
 type Part = (typeof PARTS)[number];
 
 const usage = `usage: npm run bench [-- --only ${PARTS.join(',')}]
@@ -184,6 +186,16 @@ async function partial(parts: Set<Part>): Promise<void> {
     dynamo = await startDynamoLocal();
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!);
+  }
+  if (parts.has('changes')) {
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureChangeToListed } = await import('./event-scenarios');
+    const keys = await generateKeys();
+    const api = await startLocalApi({ keys, port: 0 });
+    const options = { baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...CHANGE };
+    const [change, noisy] = await (async () => [await measureChangeToListed(options), await measureChangeToListed({ ...options, noise: NOISE })])().finally(() => api.close());
+    checks.push(changeCheck(change!), changeCheck(noisy!));
+    sections.push(`Webhook messages: from a change to its message being listed\n\n${changeTable(change!, noisy)}\n\n${changeReading(change!)}\n\n${noisyReading(noisy!)}`);
   }
   if (parts.has('usage')) {
     const { startLocalApi } = await import('../../lib/local/server');
@@ -322,6 +334,7 @@ async function main(): Promise<void> {
     const invoices = await measureInvoices({ baseUrl: api.url, keys, counts: INVOICE_COUNTS });
     const lists = await measureMessageLists({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: MESSAGE_SIZES, counts: LIST_COUNTS, seedConcurrency: SEED_CONCURRENCY });
     const change = await measureChangeToListed({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...CHANGE });
+    const noisy = await measureChangeToListed({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...CHANGE, noise: NOISE });
     const prices = await measurePriceConfigurationLists({
       baseUrl: api.url, keys, endpoint: dynamo!.endpoint, sizes: PRICE_SIZES, others: PRICE_OTHERS, skip: PRICE_SKIP,
       counts: LIST_COUNTS, skipCounts: PRICE_SKIP_COUNTS, seedConcurrency: SEED_CONCURRENCY,
@@ -342,7 +355,7 @@ async function main(): Promise<void> {
     const billing = await measureBilling({ baseUrl: api.url, keys, freshDynamo, ...BILLING });
     console.error('Measuring partition heat: one workspace\'s workloads projected on AWS…');
     const heat = await measureHeat({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...HEAT });
-    return { customers, credits, invoices, billing, events: { lists, change }, prices, usage, credentials, revocation, mcp, stripe, emails, heat };
+    return { customers, credits, invoices, billing, events: { lists, change, noisy }, prices, usage, credentials, revocation, mcp, stripe, emails, heat };
   })();
   const { customers, credits, invoices, billing, events, prices, usage, credentials, revocation, mcp, stripe, emails, heat } = await measured.finally(() => api.close());
   const stripeSection = stripe ? `\n\n${stripeReport(stripe)}` : '';
@@ -370,7 +383,7 @@ async function main(): Promise<void> {
     `Invoices: creation and validation beside their DynamoDB floors\n\n${invoiceTable(invoices)}\n\n${invoiceSendsTable(invoices)}\n\n${invoiceReadTable(invoices)}\n\n${invoiceReading(invoices)}\n\n` +
     `${billingReport(billing)}\n\n${heatReport(heat)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
-    `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change)}\n\n${changeReading(events.change)}\n\n` +
+    `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change, events.noisy)}\n\n${changeReading(events.change)}\n\n${noisyReading(events.noisy)}\n\n` +
     `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);

@@ -18,6 +18,8 @@ export const LIMITS = {
   /** p50 of the first page of GET /v1/price-configurations?product_id=… at 20,000 configurations over 100. */
   priceListGrowth: 1.2,
   changeToListedP95Ms: 2000,
+  /** The same, while another workspace ingests 10,000 usage events as fast as it can (issue 31: no noisy neighbour). */
+  noisyChangeToListedP95Ms: 2000,
   /** p50 of POST /v1/customers/{id}/credits/{productId}/topup over the p50 of its TransactWriteItems sent alone. */
   topupOverWriteFloor: 1.5,
   /**
@@ -33,6 +35,8 @@ export const LIMITS = {
 export interface EventResults {
   lists: MessageListResults;
   change: ChangeToListedResults;
+  /** The same while another workspace ingests usage events (`noise`). */
+  noisy: ChangeToListedResults;
 }
 
 export interface TargetCheck {
@@ -118,12 +122,21 @@ export function checkTargets(
         `p95 ${prices.large.firstPage.route.p95.toFixed(2)} vs ${prices.small.firstPage.route.p95.toFixed(2)} ms)`,
       pass: priceRatio <= LIMITS.priceListGrowth,
     },
-    {
-      target: `change → listed locally (POST /v1/customers → its customer.created in GET /v1/webhooks/messages): p95 ≤ ${LIMITS.changeToListedP95Ms} ms`,
-      measured: `p95 ${formatMs(change.p95)} ms (p50 ${formatMs(change.p50)}, max ${formatMs(change.max)}; ${change.samples.length + change.timeouts} changes, ${change.timeouts} not listed within ${change.limitMs / 1000} s)`,
-      pass: change.p95 <= LIMITS.changeToListedP95Ms,
-    },
+    changeCheck(change),
+    changeCheck(events.noisy),
   ];
+}
+
+/** Change → listed, quiet or (`noise`) while another workspace ingests usage events as fast as it can. */
+export function changeCheck(change: ChangeToListedResults): TargetCheck {
+  const limit = change.noise ? LIMITS.noisyChangeToListedP95Ms : LIMITS.changeToListedP95Ms;
+  const noise = change.noise && `, while another workspace ingests ${count(change.noise.events)} events as fast as it can`;
+  return {
+    target: `change → listed locally (POST /v1/customers → its customer.created in GET /v1/webhooks/messages)${noise ?? ''}: p95 ≤ ${limit} ms`,
+    measured: `p95 ${formatMs(change.p95)} ms (p50 ${formatMs(change.p50)}, max ${formatMs(change.max)}; ${change.samples.length + change.timeouts} changes, ${change.timeouts} not listed within ${change.limitMs / 1000} s` +
+      (change.noise ? `; ${change.noise.samplesDuringNoise} of them before the other workspace's usage was all applied, ${change.noise.appliedSeconds.toFixed(1)} s after its first batch)` : ')'),
+    pass: change.p95 <= limit,
+  };
 }
 
 /** The rate limiter's target (also run alone: `npm run bench -- --only limiter`). */

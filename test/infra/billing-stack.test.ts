@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { routes, type RouteDefinition } from '../../functions/routes';
 import { BillingStack, routesQueueingDeliveries } from '../../lib/billing-stack';
 import {
-  deliveryConsumer, deliveryQueueUrlEnv, deliveryQueueVisibility, streamHandler, webhookPostTimeout, workerTagKey,
+  deliveryConsumer, deliveryQueueUrlEnv, deliveryQueueVisibility, streamHandler, streamParallelization, usageStreamHandler, webhookPostTimeout, workerTagKey,
 } from '../../lib/event-pipeline';
 import { routeTagKey } from '../../lib/route-function';
 import { DEFAULT_STAGE_THROTTLE } from '../../lib/rate-limits';
@@ -79,14 +79,15 @@ const isRateLimitStatement = (s: Statement): boolean => s.Condition?.['ForAllVal
 const functions = () => template.findResources('AWS::Lambda::Function') as Record<string, Resource>;
 const queues = () => template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
 const streamHandlerId = () => functionIdByWorker.get(streamHandler.id)!;
+const usageHandlerId = () => functionIdByWorker.get(usageStreamHandler.id)!;
 const consumerId = () => functionIdByWorker.get(deliveryConsumer.id)!;
 /** The logical ids of the functions that may queue delivery jobs: the listed routes' and the two workers'. */
 const queueingFunctionIds = () => [...routesQueueingDeliveries.map((id) => functionIdByRoute.get(id)!), streamHandlerId(), consumerId()].sort();
 
-/** The one event source mapping reading from `source` (a `Fn::GetAtt` of the stream or the queue). */
-const mappingFrom = (source: unknown): Resource => {
+/** The one event source mapping reading from `source` (a `Fn::GetAtt` of the stream or the queue), into `functionId` if given. */
+const mappingFrom = (source: unknown, functionId?: string): Resource => {
   const found = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter(
-    (m) => JSON.stringify(m.Properties.EventSourceArn) === JSON.stringify(source),
+    (m) => JSON.stringify(m.Properties.EventSourceArn) === JSON.stringify(source) && (!functionId || m.Properties.FunctionName.Ref === functionId),
   );
   expect(found).toHaveLength(1);
   return found[0]!;
@@ -99,7 +100,7 @@ const dueQueueId = () => {
   expect(queues()[queueId]).toBeDefined();
   return queueId;
 };
-const streamMapping = () => mappingFrom({ 'Fn::GetAtt': [tableId(), 'StreamArn'] });
+const streamMapping = (functionId = streamHandlerId()) => mappingFrom({ 'Fn::GetAtt': [tableId(), 'StreamArn'] }, functionId);
 /** The delivery queue: the one the consumer's mapping reads from. */
 const deliveryQueueId = () => {
   const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>);
@@ -136,14 +137,14 @@ beforeAll(() => {
   }
 });
 
-/** The non-route Lambdas: stream handler, delivery consumer, scheduled handler, due-work worker, credential authorizer. */
-const WORKERS = 5;
+/** The non-route Lambdas: the stream's two consumers, delivery consumer, scheduled handler, due-work worker, credential authorizer. */
+const WORKERS = 6;
 
 describe('functions', () => {
-  test('one Lambda per route-table entry, plus the stream handler, the delivery consumer, the scheduled handler, its worker and the authorizer, and no other Lambda', () => {
+  test('one Lambda per route-table entry, plus the stream\'s two consumers, the delivery consumer, the scheduled handler, its worker and the authorizer, and no other Lambda', () => {
     template.resourceCountIs('AWS::Lambda::Function', routes.length + WORKERS);
     expect([...functionIdByRoute.keys()].sort()).toEqual(routes.map((r) => r.id).sort());
-    expect([...functionIdByWorker.keys()].sort()).toEqual([streamHandler.id, deliveryConsumer.id, scheduledHandler.id, dueWorker.id, authorizerHandler.id].sort());
+    expect([...functionIdByWorker.keys()].sort()).toEqual([streamHandler.id, usageStreamHandler.id, deliveryConsumer.id, scheduledHandler.id, dueWorker.id, authorizerHandler.id].sort());
     // Each function is one thing: a route or a worker, never both.
     expect(new Set([...functionIdByRoute.values(), ...functionIdByWorker.values()]).size).toBe(routes.length + WORKERS);
   });
@@ -458,18 +459,34 @@ describe('table', () => {
 });
 
 describe('events and webhooks', () => {
-  test('the stream handler reads the table\'s stream: from the oldest record, in order, bisecting, retrying, reporting', () => {
-    expect(streamMapping().Properties).toMatchObject({
-      FunctionName: { Ref: streamHandlerId() },
-      StartingPosition: 'TRIM_HORIZON',
-      BatchSize: streamHandler.batchSize,
-      ParallelizationFactor: 1,
-      BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: streamHandler.retryAttempts,
-      MaximumRecordAgeInSeconds: streamHandler.maxRecordAge.toSeconds(),
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-    });
-    expect(streamMapping().Properties.MaximumRetryAttempts).toBeGreaterThan(0);
+  test('two consumers read the table\'s stream: from the oldest record, ten batches per shard at once, bisecting, retrying, reporting', () => {
+    for (const [settings, id] of [[streamHandler, streamHandlerId()], [usageStreamHandler, usageHandlerId()]] as const) {
+      expect(streamMapping(id).Properties).toMatchObject({
+        FunctionName: { Ref: id },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: settings.batchSize,
+        ParallelizationFactor: streamParallelization,
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: settings.retryAttempts,
+        MaximumRecordAgeInSeconds: settings.maxRecordAge.toSeconds(),
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      expect(streamMapping(id).Properties.MaximumRetryAttempts).toBeGreaterThan(0);
+      // Both report to the same failure queue.
+      expect(streamMapping(id).Properties.DestinationConfig).toEqual(streamMapping().Properties.DestinationConfig);
+    }
+    // DynamoDB Streams serves two readers per shard without throttling them: no third.
+    expect(Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter((m) => m.Properties.EventSourceArn['Fn::GetAtt']?.[1] === 'StreamArn')).toHaveLength(2);
+  });
+
+  test('the usage consumer is fed usage events only, reads and writes the table and gsi3 (credit products), and queues nothing', () => {
+    const patterns = (streamMapping(usageHandlerId()).Properties.FilterCriteria.Filters as { Pattern: string }[]).map((f) => JSON.parse(f.Pattern));
+    expect(patterns).toEqual([{ dynamodb: { NewImage: { _type: { S: ['usage_event'] } } } }, { dynamodb: { OldImage: { _type: { S: ['usage_event'] } } } }]);
+    expect(actionsOf(usageHandlerId())).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', ...writeActions]));
+    // It sends nothing but Lambda's failure reports (the stream failure queue).
+    const sends = statementsOf(usageHandlerId()).filter((st) => [st.Action].flat().includes('sqs:SendMessage')).map((st) => st.Resource);
+    expect(sends).toEqual([streamMapping(usageHandlerId()).Properties.DestinationConfig.OnFailure.Destination]);
+    expect(functions()[usageHandlerId()]!.Properties.Timeout).toBe(usageStreamHandler.timeout.toSeconds());
   });
 
   test('a stream batch given up on is reported to its own encrypted SQS queue, kept 14 days', () => {
@@ -552,11 +569,11 @@ describe('events and webhooks', () => {
     }
   });
 
-  test('only the routes queueing deliveries, the stream handler and the consumer may send to the delivery queue; the scheduled function to the due-work queue alone', () => {
+  test('only the routes queueing deliveries, the stream handler and the consumer may send to the delivery queue; the scheduled function to the due-work queue alone (the usage consumer: above)', () => {
     const scheduled = functionIdByWorker.get(scheduledHandler.id)!;
     const scheduledTargets = statementsOf(scheduled).filter((s) => [s.Action].flat().includes('sqs:SendMessage')).map((s) => s.Resource);
     expect(scheduledTargets).toEqual([{ 'Fn::GetAtt': [dueQueueId(), 'Arn'] }]);
-    const senders = Object.keys(functions()).filter((id) => id !== scheduled && actionsOf(id).includes('sqs:SendMessage'));
+    const senders = Object.keys(functions()).filter((id) => id !== scheduled && id !== usageHandlerId() && actionsOf(id).includes('sqs:SendMessage'));
     expect(senders.sort()).toEqual(queueingFunctionIds());
     const streamFailures = streamMapping().Properties.DestinationConfig.OnFailure.Destination;
     for (const id of senders) {
@@ -613,7 +630,7 @@ describe('stack layout: the routes in nested stacks, one per area (CloudFormatio
       parent.resourceCountIs(type, 1);
     }
     parent.resourceCountIs('AWS::SQS::Queue', 5);
-    parent.resourceCountIs('AWS::Lambda::EventSourceMapping', 3);
+    parent.resourceCountIs('AWS::Lambda::EventSourceMapping', 4);
     expect(routeIdsIn(parent)).toEqual([]);
     parent.resourceCountIs('AWS::Lambda::Function', WORKERS);
     parent.resourceCountIs('AWS::ApiGatewayV2::Route', 0);

@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { routes } from '../../functions/routes';
 import { lambdaEsbuildOptions } from '../../lib/bundling';
 import { emailFeedbackHandler } from '../../lib/email-feedback';
-import { deliveryConsumer, streamHandler } from '../../lib/event-pipeline';
+import { deliveryConsumer, streamHandler, usageStreamHandler } from '../../lib/event-pipeline';
 import { dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { routeTableAccess, workerTableAccess, type TableAccess } from '../../lib/table-access';
 
@@ -22,6 +22,7 @@ interface Reach {
 const functions: { id: string; entry: string; access: TableAccess }[] = [
   ...routes.map((r) => ({ id: r.id, entry: r.handler, access: routeTableAccess(r) })),
   { id: streamHandler.id, entry: streamHandler.entry, access: workerTableAccess[streamHandler.id] },
+  { id: usageStreamHandler.id, entry: usageStreamHandler.entry, access: workerTableAccess[usageStreamHandler.id] },
   { id: deliveryConsumer.id, entry: deliveryConsumer.entry, access: workerTableAccess[deliveryConsumer.id] },
   { id: scheduledHandler.id, entry: scheduledHandler.entry, access: workerTableAccess[scheduledHandler.id] },
   { id: dueWorker.id, entry: dueWorker.entry, access: workerTableAccess[dueWorker.id] },

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { routes } from '../../functions/routes';
 import { BillingStack, type BillingStackProps } from '../../lib/billing-stack';
-import { deliveryConsumer, streamHandler, workerTagKey } from '../../lib/event-pipeline';
+import { deliveryConsumer, streamHandler, usageStreamHandler, workerTagKey } from '../../lib/event-pipeline';
 import { authorizerHandler } from '../../lib/identity';
 import { iteratorAgeThreshold, maxMetricsPerAlarm } from '../../lib/monitoring';
 import { routeTagKey } from '../../lib/route-function';
@@ -93,12 +93,14 @@ describe('the alarm topic', () => {
 });
 
 describe('alarms', () => {
-  test(`stream iterator age: the stream handler's oldest record over ${iteratorAgeThreshold.toMinutes()} minutes`, () => {
-    const alarm = alarmNamed('StreamIteratorAge');
-    const [stat] = alarm.Metrics.map((m: Json) => m.MetricStat);
-    expect(stat).toMatchObject({ Stat: 'Maximum', Metric: { MetricName: 'IteratorAge', Namespace: 'AWS/Lambda' } });
-    expect(stat.Metric.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: functionId(streamHandler.id) } }]);
-    expect([alarm.Threshold, alarm.ComparisonOperator]).toEqual([300_000, 'GreaterThanThreshold']);
+  test(`stream iterator age, per consumer: its oldest record over ${iteratorAgeThreshold.toMinutes()} minutes`, () => {
+    for (const [name, worker] of [['StreamIteratorAge', streamHandler.id], ['UsageStreamIteratorAge', usageStreamHandler.id]]) {
+      const alarm = alarmNamed(name!);
+      const [stat] = alarm.Metrics.map((m: Json) => m.MetricStat);
+      expect(stat).toMatchObject({ Stat: 'Maximum', Metric: { MetricName: 'IteratorAge', Namespace: 'AWS/Lambda' } });
+      expect(stat.Metric.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: functionId(worker!) } }]);
+      expect([alarm.Threshold, alarm.ComparisonOperator]).toEqual([300_000, 'GreaterThanThreshold']);
+    }
   });
 
   test('DynamoDB: any throttled request on the table (every operation, its indexes\' included), any index write throttle event', () => {
@@ -172,9 +174,9 @@ describe('the dashboard', () => {
   test('shows the API\'s requests, errors and latency, each worker, the account\'s concurrency, the table, the stream and every queue', () => {
     const api = `ref:${onlyOne(resources(template, 'AWS::ApiGatewayV2::Api'))[0]}`;
     expect(new Set(metricsOf(api))).toEqual(new Set(['Count', '4xx', '5xx', 'Latency', 'IntegrationLatency'].map((m) => `AWS/ApiGateway ${m}`)));
-    for (const worker of [streamHandler.id, deliveryConsumer.id, scheduledHandler.id, dueWorker.id, authorizerHandler.id]) {
+    for (const worker of [streamHandler.id, usageStreamHandler.id, deliveryConsumer.id, scheduledHandler.id, dueWorker.id, authorizerHandler.id]) {
       expect(new Set(metricsOf(`ref:${functionId(worker)}`))).toEqual(new Set([
-        'ConcurrentExecutions', 'Errors', 'Throttles', 'Duration', ...(worker === streamHandler.id ? ['IteratorAge'] : []),
+        'ConcurrentExecutions', 'Errors', 'Throttles', 'Duration', ...((worker === streamHandler.id || worker === usageStreamHandler.id) ? ['IteratorAge'] : []),
       ].map((m) => `AWS/Lambda ${m}`)));
     }
     expect(lines).toContainEqual(['AWS/Lambda', 'ConcurrentExecutions', expect.objectContaining({ stat: 'Maximum' })]); // the account's

@@ -203,7 +203,7 @@ describe('stack properties', () => {
   });
 
   test('log retention applies to every log group, the access log included', () => {
-    expect(Object.keys(resources(custom, 'AWS::Logs::LogGroup'))).toHaveLength(routes.length + 5 + 1); // routes, five workers (authorizer included), the access log
+    expect(Object.keys(resources(custom, 'AWS::Logs::LogGroup'))).toHaveLength(routes.length + 6 + 1); // routes, six workers (authorizer included), the access log
     custom.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 365 });
   });
 

@@ -29,12 +29,20 @@ export function better(operation: AggregateOperation, a: Contribution, b: Contri
 const ranked = (operation: AggregateOperation) => operation === 'max' || operation === 'latest';
 const same = (a: Contribution, b: Contribution) => a.id === b.id && a.at === b.at && a.value === b.value && a.unique === b.unique;
 
-/** The bucket with one event added (sign 1) or one earlier version taken away (sign −1). Pure. */
-export function applyContribution(operation: AggregateOperation, bucket: BucketState, c: Contribution, sign: 1 | -1, topSize = TOP_SIZE): BucketState {
+/**
+ * The bucket with one event added (sign 1) or one earlier version taken away (sign −1). Pure.
+ *
+ * `spread`: the hour is spread over several shard items (bucket-item.ts, summed on read), so a version may be taken
+ * away from another shard than the one it was added to. Counts, sums and distinct values are then signed parts of the
+ * hour's total (a shard may hold −1); a best event taken away that this shard does not remember may be remembered by
+ * another shard, so the shard says `stale` and a read recomputes the hour from its raw events. Without `spread` every
+ * version is taken from where it was added, and nothing goes below zero.
+ */
+export function applyContribution(operation: AggregateOperation, bucket: BucketState, c: Contribution, sign: 1 | -1, topSize = TOP_SIZE, spread = false): BucketState {
   const next: BucketState = { count: bucket.count + sign, sum: bucket.sum + sign * c.value, values: { ...bucket.values }, top: bucket.top, stale: bucket.stale };
   if (c.unique !== undefined) {
     const left = (next.values[c.unique] ?? 0) + sign;
-    if (left > 0) next.values[c.unique] = left;
+    if (left !== 0) next.values[c.unique] = left;
     else delete next.values[c.unique];
   }
   if (ranked(operation)) {
@@ -48,11 +56,35 @@ export function applyContribution(operation: AggregateOperation, bucket: BucketS
     if (sign === -1) {
       const index = bucket.top.findIndex((t) => same(t, c));
       next.top = index < 0 ? bucket.top : bucket.top.filter((_, i) => i !== index);
-      if (next.top.length === 0 && next.count > 0) next.stale = true;
+      if ((next.top.length === 0 && next.count > 0) || (index < 0 && spread)) next.stale = true;
     }
   }
-  if (next.count === 0) return emptyBucket();
-  return next;
+  return isEmpty(next, spread) ? emptyBucket() : next;
+}
+
+/**
+ * Nothing left: every event added was taken away again. In one shard of several, a count of 0 may still hold part of
+ * the hour's sum or distinct values (taken away here, added elsewhere), and a spread shard's doubt (`stale`) stays.
+ */
+const isEmpty = (b: BucketState, spread: boolean) =>
+  b.count === 0 && b.sum === 0 && Object.keys(b.values).length === 0 && b.top.length === 0 && !(spread && b.stale);
+
+/**
+ * An hour's shard items as one bucket (bucket-item.ts): counts, sums and each distinct value's events added up, the
+ * best events of all, stale if any shard is. Pure; one shard is returned as it is.
+ */
+export function mergeShards(operation: AggregateOperation, shards: readonly BucketState[], topSize = TOP_SIZE): BucketState {
+  if (shards.length === 1) return shards[0]!;
+  const values: Record<string, number> = {};
+  for (const shard of shards) for (const [value, n] of Object.entries(shard.values)) values[value] = (values[value] ?? 0) + n;
+  for (const [value, n] of Object.entries(values)) if (n <= 0) delete values[value];
+  return {
+    count: shards.reduce((n, b) => n + b.count, 0),
+    sum: shards.reduce((n, b) => n + b.sum, 0),
+    values,
+    top: shards.flatMap((b) => b.top).sort((a, b) => better(operation, a, b)).slice(0, topSize),
+    stale: shards.some((b) => b.stale),
+  };
 }
 
 /** A bucket recomputed from every event of its hour (a stale bucket's read, and the tests' reference). */

@@ -13,8 +13,9 @@ export const RETENTION_DAYS = 400;
 /**
  * The customer's event index (gsi2) is split into this many partitions by a hash of the record id: one partition
  * takes about 1,000 writes/s, so one customer may send about EVENT_INDEX_SHARDS × 1,000 events/s (docs/metering.md).
+ * Raising it keeps older events readable: a read queries every shard, and the old ones are among them.
  */
-export const EVENT_INDEX_SHARDS = 4;
+export const EVENT_INDEX_SHARDS = 8;
 
 /** An event as the service keeps it: the latest version sent under its `record.id`. */
 export interface UsageEvent {

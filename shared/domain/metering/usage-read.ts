@@ -2,8 +2,8 @@ import { pushTo } from '../../concurrency';
 import type { Ctx } from '../../context';
 import { queryItems } from '../../db/query';
 import type { AggregatorItem } from './aggregator';
-import { bucketOf, valueOf, type BucketState } from './bucket';
-import { bucketPartition, hourOf, hourStart, type BucketItem } from './bucket-item';
+import { bucketOf, mergeShards, valueOf, type BucketState } from './bucket';
+import { bucketPartition, hourOf, hourStart, lastShardKey, type BucketItem } from './bucket-item';
 import { contributionOf, type Contribution } from './contribution';
 import { customerEventsPartition, EVENT_INDEX_SHARDS, type UsageEventItem } from './usage-event';
 
@@ -24,8 +24,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The usage of `[from, to)`: whole UTC hours from their pre-aggregated buckets (one Query, however many events they
- * hold), the partial hours at either end from the raw events of those minutes (the customer's event index), and a
- * bucket marked stale (its best events for max/latest were all replaced) recomputed from its hour's raw events.
+ * hold; a hot hour's shard items added up), the partial hours at either end from the raw events of those minutes (the
+ * customer's event index), and a bucket marked stale (its best events for max/latest were all replaced) recomputed
+ * from its hour's raw events.
  */
 export async function readUsage(ctx: Ctx, customerId: string, aggregator: AggregatorItem, from: string, to: string): Promise<Usage> {
   const start = Date.parse(from);
@@ -34,12 +35,12 @@ export async function readUsage(ctx: Ctx, customerId: string, aggregator: Aggreg
   const lastWhole = Math.floor(end / HOUR_MS) * HOUR_MS;
   const edges: Array<[number, number]> = firstWhole >= lastWhole ? [[start, end]] : [[start, firstWhole], [lastWhole, end]];
   const [stored, ...edgeEvents] = await Promise.all([
-    firstWhole < lastWhole ? storedBuckets(ctx, customerId, aggregator.id, hourOf(iso(firstWhole)), hourOf(iso(lastWhole - HOUR_MS))) : Promise.resolve([]),
+    firstWhole < lastWhole ? storedBuckets(ctx, customerId, aggregator, hourOf(iso(firstWhole)), hourOf(iso(lastWhole - HOUR_MS))) : Promise.resolve([]),
     ...edges.filter(([a, b]) => a < b).map(([a, b]) => rawEvents(ctx, customerId, iso(a), iso(b))),
   ]);
   const recomputed = await Promise.all(
     stored.map(async (bucket) =>
-      bucket.stale ? { hour: bucket.hour, state: fromEvents(aggregator, await rawEvents(ctx, customerId, hourStart(bucket.hour), iso(Date.parse(hourStart(bucket.hour)) + HOUR_MS))) } : { hour: bucket.hour, state: bucket },
+      bucket.state.stale ? { hour: bucket.hour, state: fromEvents(aggregator, await rawEvents(ctx, customerId, hourStart(bucket.hour), iso(Date.parse(hourStart(bucket.hour)) + HOUR_MS))) } : bucket,
     ),
   );
   const partial = edgeEvents.flatMap((events) => byHour(aggregator, events));
@@ -47,12 +48,15 @@ export async function readUsage(ctx: Ctx, customerId: string, aggregator: Aggreg
   return { value: valueOf(aggregator.operation, buckets.map((b) => b.state)), days: perDay(aggregator, buckets, start, end) };
 }
 
-async function storedBuckets(ctx: Ctx, customerId: string, aggregatorId: string, firstHour: string, lastHour: string): Promise<BucketItem[]> {
+/** The stored hours of the range, each hour's shard items as one bucket. */
+async function storedBuckets(ctx: Ctx, customerId: string, aggregator: AggregatorItem, firstHour: string, lastHour: string): Promise<HourBucket[]> {
   const { items } = await queryItems<BucketItem>({
     KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
-    ExpressionAttributeValues: { ':p': bucketPartition(ctx, customerId, aggregatorId), ':a': `H#${firstHour}`, ':b': `H#${lastHour}` },
+    ExpressionAttributeValues: { ':p': bucketPartition(ctx, customerId, aggregator.id), ':a': `H#${firstHour}`, ':b': lastShardKey(lastHour) },
   });
-  return items;
+  const shards = new Map<string, BucketState[]>();
+  for (const item of items) pushTo(shards, item.hour, item);
+  return [...shards].map(([hour, states]) => ({ hour, state: mergeShards(aggregator.operation, states) }));
 }
 
 /** The customer's raw events of [from, to), every index shard queried at once (`<timestamp>#<id>` sorts by time). */

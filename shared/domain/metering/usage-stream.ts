@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { pushTo } from '../../concurrency';
+import { eachLimited, pushTo } from '../../concurrency';
 import { makeCtx } from '../../context';
 import { workspaceOf } from '../../db/keys';
 import { image } from '../events/stream-record';
@@ -7,6 +7,9 @@ import { applyUsageChanges, type UsageChange } from './apply-usage';
 import { listAggregatorItems } from './aggregator-read';
 import { consumeCreditsForUsage } from './credit-consumption';
 import { USAGE_EVENT, type UsageEventItem } from './usage-event';
+
+/** Workspaces of one batch applied at once. */
+const PARALLEL_WORKSPACES = 4;
 
 /** A usage event as stored by ingest.ts; anything else on that key is left alone. */
 const asEvent = (item: Record<string, unknown> | undefined): UsageEventItem | undefined =>
@@ -19,7 +22,7 @@ const asEvent = (item: Record<string, unknown> | undefined): UsageEventItem | un
 const expiredByTtl = (record: DynamoDBRecord) => record.userIdentity?.type === 'Service' && record.userIdentity?.principalId === 'dynamodb.amazonaws.com';
 
 /** The usage changes of a stream batch, by workspace. */
-export function usageChanges(records: DynamoDBRecord[]): Map<string, UsageChange[]> {
+export function usageChanges(records: readonly DynamoDBRecord[]): Map<string, UsageChange[]> {
   const byWorkspace = new Map<string, UsageChange[]>();
   for (const record of records) {
     if (expiredByTtl(record)) continue;
@@ -34,14 +37,14 @@ export function usageChanges(records: DynamoDBRecord[]): Map<string, UsageChange
 
 /**
  * Applies a stream batch's usage changes (apply-usage.ts), then the credits they consume (credit-consumption.ts):
- * the workspace's aggregators read once per batch.
+ * the workspace's aggregators read once per batch. Workspaces are worked concurrently: none waits for another's burst.
  */
-export async function applyUsageRecords(records: DynamoDBRecord[]): Promise<void> {
-  for (const [workspace, changes] of usageChanges(records)) {
+export async function applyUsageRecords(records: readonly DynamoDBRecord[]): Promise<void> {
+  await eachLimited([...usageChanges(records)], PARALLEL_WORKSPACES, async ([workspace, changes]) => {
     const ctx = makeCtx(workspace, 'stream-usage');
     const aggregators = await listAggregatorItems(ctx);
     await applyUsageChanges(ctx, aggregators, changes);
     // Idempotent per event id too (a marker in each balance's transaction), so a retried batch consumes nothing twice.
     await consumeCreditsForUsage(ctx, aggregators, changes);
-  }
+  });
 }
