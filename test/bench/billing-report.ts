@@ -57,7 +57,7 @@ export function billingReport(b: BillingResults): string {
     `For each run, a fresh DynamoDB Local (its in-memory tables would otherwise hold every earlier run's workspace, and fill the JVM's heap by the third) and a fresh workspace: its invoicing entities (each with its own numbering counter), a flat fee and a seat price, and ${n(b.subscriptions)} monthly ` +
       'subscriptions spread evenly over the entities (one customer each: a flat fee and 5 seats, billed in advance) all due now, seeded untimed (one made the real way, the others exact ' +
       `copies written with BatchWriteItem; ${b.runs.map((r) => `${r.seedSeconds.toFixed(0)} s`).join(', ')}). The run is one \`runDueWork\` call, timed whole: ` +
-      'the scan of the scheduling index (gsi4), the local queue, and N in-process workers each taking the next 10 items, as SQS hands the worker ' +
+      'the reading of the scheduling index (gsi4: one Query per shard and year, and the late partitions), the local queue, and N in-process workers each taking the next 10 items, as SQS hands the worker ' +
       "function a batch, and running them (`runDueBatch`: the renewals of one entity in one transaction, numbered together), an item received up to 5 times as on AWS. " +
       "An entity's renewals share one message group, which the queue hands to one worker at a time, as SQS FIFO does: an entity's batches run one after another, " +
       'and the batches in flight are one per entity, at most one per worker. A batch of 10 renewals sends, in order: ' +
@@ -65,12 +65,12 @@ export function billingReport(b: BillingResults): string {
     '',
     "The floor: the run's whole DynamoDB work sent directly. That sequence, with as many loops in flight as the run has batches in flight, each loop in its own entity, " +
       `for as many renewals as the run (${n(b.floorCounts.measured)}) after ${n(b.floorCounts.warmup)} unrecorded ones sent before the run (so both meet DynamoDB Local warm), timed half before the run and half after (so both meet the table as it was and as it became), ` +
-      "and the run's scan of the scheduling index, sent beside the first half's loops as the run's workers start on the scan's first page. " +
+      "and the run's reading of the scheduling index, sent beside the first half's loops as the run's workers start on its first page. " +
       `Each round is on 10 subscriptions and customers of the floor's own (${n(b.floorCounts.pool)} seeded for it, due in ten years so the run never finds them, the rounds going round them: the template's sequence with their ids), as the run's batches each meet their own; its transaction rebuilt on what its reads returned (new ` +
       "invoice ids and the numbers their places take from the entity's counter read, the subscriptions' versions and dates read). When the numbering counter's condition " +
       'fails, the transaction is sent again at once, renumbered from the entity its cancellation returns (after a conflict, from a GetItem after the domain\'s jittered backoff), ' +
       "as the domain does. Numbering retries are the TransactWriteItems cancelled on an entity item (its condition failed, or a " +
-      'conflict), counted on the shared client for both. DynamoDB calls per renewal include the retries and the scan.',
+      'conflict), counted on the shared client for both. DynamoDB calls per renewal include the retries and the reading of the index.',
     '',
     "Afterwards the workspace's invoices are read from the list index: every subscription of the run has exactly one, and each entity's numbers " +
       '(run, floor and templates) are 1…N with none repeated or missing; a second run finds nothing due and adds nothing. ' +

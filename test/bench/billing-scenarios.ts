@@ -1,11 +1,11 @@
 /**
  * A billing day: `subscriptions` monthly subscriptions all due at once, billed by the scheduled work as it runs locally
- * (`runDueWork`: the scan of the scheduling index, the queue, N in-process workers, each taking batches of 10 items:
+ * (`runDueWork`: the reading of the scheduling index, the queue, N in-process workers, each taking batches of 10 items:
  * `runDueBatch`), with 1, 4 and 16 workers on one invoicing entity, and 16 workers on 16 entities, each in a workspace
  * of its own. An entity's renewals share one message group, so the queue runs one batch per entity at a time. Beside
  * each run, its floor: the run's DynamoDB work sent directly, that is the sequence one batch sends (metered) for as many
  * renewals, with as many batches in flight as the queue runs, retried as the domain retries when the numbering
- * counter's condition fails, and the same scan of the scheduling index. Then checks that
+ * counter's condition fails, and the same reading of the scheduling index. Then checks that
  * every subscription was invoiced exactly once, that each entity's invoice numbers have no gap and no duplicate, and
  * that a second run finds nothing due. Imports the shared table client: import this module only once
  * DYNAMODB_ENDPOINT and TABLE_NAME are set.
@@ -62,7 +62,7 @@ export interface Throughput {
   seconds: number;
   /** Renewals (invoices) per second. */
   perSecond: number;
-  /** DynamoDB calls per renewal, retries included (the run's: its scan too). */
+  /** DynamoDB calls per renewal, retries included (the run's: its reading of the index too). */
   callsPerRenewal: number;
   /** Transactions cancelled on the entity's numbering counter (its condition failed, or a conflict): each is a retry. */
   numberingRetries: number;
@@ -431,8 +431,8 @@ async function measureWorkers(bench: BillingBench, { workers, entities }: Billin
   // The floor: as many loops in flight as the queue runs batches at once, each going round its entity's own
   // subscriptions, its batches prepared now, and as many renewals as the run. Its warm-up rounds go before the run, so
   // both meet DynamoDB Local warm; its measured rounds half before the run and half after, so both meet the table (and
-  // the JVM's heap) as it was and as it became. The first half also sends the run's scan of the scheduling index
-  // beside its loops, as the run's workers start on the scan's first page: the floor is the run's whole DynamoDB work.
+  // the JVM's heap) as it was and as it became. The first half also sends the run's reading of the scheduling
+  // index beside its loops, as the run's workers start on its first page: the floor is the run's whole DynamoDB work.
   const templateRenewals = (loop: number) => seeded.templates.slice(loop * LOCAL_BATCH, (loop + 1) * LOCAL_BATCH).map((t) => ({ subscriptionId: t.id, customerId: t.customer_id }));
   const loops = metered.map((m, loop) => seeded.pools[loop]!.map((own) => floorBatch(ctx, m.requests, templateRenewals(loop), own)));
   const perRound = loops[0]![0]!.renewals;

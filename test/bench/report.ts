@@ -523,7 +523,7 @@ table, starts the local API in-process on a free port and measures:
   drafts in ${invoices.draftSeconds.toFixed(1)} s, the three variants' interleaved): ${invoices.validate.counts.warmup} warm-up rounds, then ${invoices.validate.counts.measured} measured ones.
   What one request of each kind sends is counted by the meter on separate, untimed requests. The section took ${invoices.seconds.toFixed(0)} s.
 - **Recurring billing, a billing day**: for ${billing.runs.map((r) => r.workers).join(', ')} workers, a fresh workspace with one invoicing entity and
-  ${count(billing.subscriptions)} monthly subscriptions (one customer each) all due at once; one \`runDueWork\` call (the scan, the queue and N in-process
+  ${count(billing.subscriptions)} monthly subscriptions (one customer each) all due at once; one \`runDueWork\` call (the reading of the scheduling index, the queue and N in-process
   workers) issues their invoices, timed as a whole: invoices per second, DynamoDB calls per renewal, the numbering counter's retries. Beside each, its
   floor: one renewal's DynamoDB sequence sent directly with as many in flight, ${count(billing.floorCounts.measured)} rounds. Then the invoices are checked
   (one per subscription, numbers without gap or repeat) and a second run must find nothing due. The section took ${billing.seconds.toFixed(0)} s.
