@@ -15,7 +15,6 @@ import { customerInvoiceCounter } from '../../shared/domain/invoices/read';
 import type { TransactItem } from '../../shared/db/transactions';
 import { PRICE_CONFIGURATION, priceConfigurationKey } from '../../shared/domain/catalog/price-configuration';
 import { PRODUCT, productKey } from '../../shared/domain/catalog/product';
-import { productUsableCheck } from '../../shared/domain/catalog/usable';
 import { currencyLockItem } from '../../shared/domain/customers/currency-lock';
 import { CUSTOMER, customerItemKey, type CustomerItem } from '../../shared/domain/customers/customer';
 import { INVOICE, invoiceKey, invoiceListKeys, type InvoiceItem } from '../../shared/domain/invoices/invoice';
@@ -121,11 +120,10 @@ interface CreateParties {
 
 /**
  * The TransactWriteItems createInvoice sends for a draft without coupons (shared/domain/invoices/create.ts), built
- * with the same builders: the product's ConditionCheck, the invoice Put, the workspace's and the customer's invoice
- * counters, the customer's currency lock (conditioned on the customer being active: archived customers get no invoice).
+ * with the same builders: the invoice Put, the workspace's and the customer's invoice counters, the customer's
+ * currency lock (conditioned on the customer being active: archived customers get no invoice).
  */
 const createTransaction = (ctx: Ctx, p: CreateParties, invoice: InvoiceItem): TransactItem[] => [
-  productUsableCheck(ctx, p.productId),
   { Put: { TableName: tableName(), Item: invoice, ConditionExpression: 'attribute_not_exists(pk)' } },
   counterUpdate(ctx, INVOICE, 1),
   counterUpdate(ctx, customerInvoiceCounter(p.customerId), 1),
