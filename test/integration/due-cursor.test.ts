@@ -108,7 +108,9 @@ it('an item sits in the partition of its due year and its shard; a run finds it 
 });
 
 it('a cursor years behind catches up bucket by bucket, a bounded number of items a run, and finds each item once', async () => {
-  const limits = { items: 40, buckets: 1 };
+  // The table is shared with every other test file, whose due items (renewals months and years ahead) the cursor reads
+  // too: a run's item limit is set well above what they add, so the runs are bounded by buckets, as this test means.
+  const limits = { items: 500, buckets: 1 };
   const { run } = scheduler(limits);
   await run(); // the cursor starts here
   const start = now();
@@ -116,7 +118,7 @@ it('a cursor years behind catches up bucket by bucket, a bounded number of items
   moveTo(start + 900 * DAY); // runs stopped for two and a half years
 
   const runsUntil = new Map<string, number>();
-  for (let i = 1; runsUntil.size < items.length && i <= 100; i++) {
+  for (let i = 1; runsUntil.size < items.length && i <= 200; i++) {
     await run();
     expect(sent.at(-1)!.length).toBeLessThanOrEqual(limits.items);
     for (const item of items) if (!runsUntil.has(item.id) && ours().at(-1)!.includes(item.id)) runsUntil.set(item.id, i);
