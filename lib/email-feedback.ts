@@ -7,9 +7,9 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { BillingFunction, type FunctionOperations } from './billing-function';
+import type { BillingFunction, FunctionOperations } from './billing-function';
+import { workerFunction } from './worker-function';
 import { secureQueue } from './queues';
-import { workerTableAccess } from './table-access';
 
 /** The function that applies SES's reports (tagged `billing:worker` = this id, as the pipeline's workers are). */
 export const emailFeedbackHandler = {
@@ -28,8 +28,6 @@ export interface EmailFeedbackProps {
   projectRoot: string;
   operations: FunctionOperations;
   encryptionKey?: IKey;
-  /** The tag every function of the pipeline carries (lib/event-pipeline.ts, workerTagKey). */
-  workerTagKey: string;
 }
 
 /**
@@ -46,7 +44,7 @@ export class EmailFeedback extends Construct {
   readonly deadLetterQueue: Queue;
   readonly rule: Rule;
 
-  constructor(scope: Construct, id: string, { table, projectRoot, operations, encryptionKey, workerTagKey }: EmailFeedbackProps) {
+  constructor(scope: Construct, id: string, { table, projectRoot, operations, encryptionKey }: EmailFeedbackProps) {
     super(scope, id);
     this.configurationSet = new ConfigurationSet(this, 'ConfigurationSet', { reputationMetrics: true });
     this.configurationSet.addEventDestination('DefaultEventBus', {
@@ -59,15 +57,9 @@ export class EmailFeedback extends Construct {
       id: 'AwsSolutions-SQS3',
       reason: 'It is a dead-letter queue itself: the on-failure destination of the email feedback function, alarmed on (lib/monitoring.ts); nothing consumes it.',
     });
-    this.handler = new BillingFunction(this, 'Handler', {
-      entry: emailFeedbackHandler.entry,
-      projectRoot,
-      description: 'SES deliveries, bounces and complaints (EventBridge) → the email, the customer\'s billing_email_status',
-      timeout: emailFeedbackHandler.timeout,
-      tag: [workerTagKey, emailFeedbackHandler.id],
-      operations,
+    this.handler = workerFunction(this, 'Handler', emailFeedbackHandler, {
+      projectRoot, operations, table, description: 'SES deliveries, bounces and complaints (EventBridge) → the email, the customer\'s billing_email_status',
     });
-    this.handler.bindTable(table, workerTableAccess[emailFeedbackHandler.id]);
     this.handler.fn.configureAsyncInvoke({
       retryAttempts: emailFeedbackHandler.retryAttempts,
       onFailure: new SqsDestination(this.deadLetterQueue),

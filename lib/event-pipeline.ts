@@ -11,10 +11,11 @@ import { STREAM_CONSUMERS, type StreamConsumer } from '../shared/domain/events/s
 import { BillingFunction, type FunctionOperations } from './billing-function';
 import { EmailFeedback, type EmailFeedbackProps } from './email-feedback';
 import { secureQueue } from './queues';
-import { withNarrowStreamGrant, workerTableAccess } from './table-access';
+import { withNarrowStreamGrant } from './table-access';
+import { workerFunction, type WorkerSettings } from './worker-function';
 
 /** Tag put on the pipeline's Lambdas (value: `streamHandler.id`, `usageStreamHandler.id` or `deliveryConsumer.id`). */
-export const workerTagKey = 'billing:worker';
+export { workerTagKey } from './worker-function';
 
 /** The environment variable that switches shared/domain/webhooks/delivery-queue.ts to SQS. */
 export const deliveryQueueUrlEnv = 'DELIVERY_QUEUE_URL';
@@ -145,11 +146,7 @@ export class EventPipeline extends Construct {
       deadLetterQueue: { queue: this.deliveryDeadLetterQueue, maxReceiveCount: deliveryConsumer.maxReceiveCount },
     });
 
-    const worker = (id: string, settings: typeof streamHandler | typeof usageStreamHandler | typeof deliveryConsumer, description: string) => {
-      const fn = new BillingFunction(this, id, { entry: settings.entry, projectRoot, description, timeout: settings.timeout, tag: [workerTagKey, settings.id], operations });
-      fn.bindTable(table, workerTableAccess[settings.id]);
-      return fn;
-    };
+    const worker = (id: string, settings: WorkerSettings, description: string) => workerFunction(this, id, settings, { projectRoot, description, operations, table });
     // Writes event, message and delivery items; reads endpoints.
     this.streamHandler = worker('StreamHandler', streamHandler, 'Table stream → events, webhook messages and deliveries');
     this.allowQueueing(this.streamHandler.fn);
@@ -198,8 +195,8 @@ export class EventPipeline extends Construct {
    * through the configuration set whose events report bounces (lib/email-feedback.ts), and nothing else (every
    * function that queues jobs has `EMAIL_TRANSPORT`, see allowQueueing).
    */
-  private sendEmailsThrough(identity: string, props: Omit<EmailFeedbackProps, 'workerTagKey'>): EmailFeedback {
-    const feedback = new EmailFeedback(this, 'EmailFeedback', { ...props, workerTagKey });
+  private sendEmailsThrough(identity: string, props: EmailFeedbackProps): EmailFeedback {
+    const feedback = new EmailFeedback(this, 'EmailFeedback', props);
     this.deliveryConsumer.fn.addEnvironment(sesConfigurationSetEnv, feedback.configurationSet.configurationSetName);
     this.deliveryConsumer.fn.addToRolePolicy(new PolicyStatement({
       actions: ['ses:SendEmail', 'ses:SendRawEmail'],

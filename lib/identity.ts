@@ -6,11 +6,10 @@ import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { AUTHORIZER_CACHE_SECONDS } from '../shared/identity/cache-lifetimes';
-import { BillingFunction, type FunctionOperations } from './billing-function';
-import { workerTagKey } from './event-pipeline';
-import { workerTableAccess } from './table-access';
+import type { BillingFunction, FunctionOperations } from './billing-function';
+import { workerFunction } from './worker-function';
 
-export const authorizerHandler = { id: 'authorizeRequests', entry: 'functions/authorizer/authorize.ts' } as const;
+export const authorizerHandler = { id: 'authorizeRequests', entry: 'functions/authorizer/authorize.ts', timeout: Duration.seconds(5) } as const;
 
 /** What a route does with the service's signing key: publish its public half, or sign tokens with it. */
 export type SigningKeyUse = 'publish' | 'sign';
@@ -60,15 +59,10 @@ export class Identity extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    this.authorizerFunction = new BillingFunction(this, 'Authorizer', {
-      entry: authorizerHandler.entry,
-      projectRoot: props.projectRoot,
+    this.authorizerFunction = workerFunction(this, 'Authorizer', authorizerHandler, {
+      projectRoot: props.projectRoot, operations: props.operations, table: props.table,
       description: 'Resolves bearer credentials (service JWTs, external JWTs, API keys) for the HTTP API',
-      timeout: Duration.seconds(5),
-      tag: [workerTagKey, authorizerHandler.id],
-      operations: props.operations,
     });
-    this.authorizerFunction.bindTable(props.table, workerTableAccess[authorizerHandler.id]);
     this.useSigningKey(this.authorizerFunction.fn, 'publish', props.publicUrl);
     const external = props.externalIssuer;
     if (external) {

@@ -9,10 +9,9 @@ import { DeduplicationScope, FifoThroughputLimit, type Queue } from 'aws-cdk-lib
 import { Construct } from 'constructs';
 import { LEASE_PARTITION, SCHEDULE_PARTITION } from '../shared/db/keys';
 import { dueQueueUrlEnv } from '../shared/domain/schedules/due-queue';
-import { BillingFunction, type FunctionOperations } from './billing-function';
+import type { BillingFunction, FunctionOperations } from './billing-function';
 import { secureQueue } from './queues';
-import { workerTagKey } from './event-pipeline';
-import { workerTableAccess } from './table-access';
+import { workerFunction } from './worker-function';
 
 /**
  * The scheduled function: finds due items and queues them, doing no work itself. A run sends 300,000 due items at
@@ -106,30 +105,18 @@ export class Scheduler extends Construct {
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: dueWorker.maxReceiveCount },
     });
 
-    this.handler = new BillingFunction(this, 'Handler', {
-      entry: scheduledHandler.entry,
-      projectRoot,
-      description: 'Scheduled work: finds what came due (gsi4, from its cursor) and queues it',
-      timeout: scheduledHandler.timeout,
-      tag: [workerTagKey, scheduledHandler.id],
-      operations,
+    this.handler = workerFunction(this, 'Handler', scheduledHandler, {
+      projectRoot, operations, table, description: 'Scheduled work: finds what came due (gsi4, from its cursor) and queues it',
     });
-    this.handler.bindTable(table, workerTableAccess[scheduledHandler.id]);
     this.handler.fn.addToRolePolicy(leaseStatement(table));
     this.handler.fn.addToRolePolicy(cursorStatement(table));
     this.handler.fn.addEnvironment(dueQueueUrlEnv, this.queue.queueUrl);
     this.queue.grantSendMessages(this.handler.fn);
     new Rule(this, 'EveryMinute', { schedule: Schedule.rate(scheduledHandler.rate), targets: [new LambdaFunction(this.handler.fn, { retryAttempts: 0 })] });
 
-    this.worker = new BillingFunction(this, 'Worker', {
-      entry: dueWorker.entry,
-      projectRoot,
-      description: 'Due work (SQS): renewals, collections and retries, credit expiry, wallet auto-load, grace periods',
-      timeout: dueWorker.timeout,
-      tag: [workerTagKey, dueWorker.id],
-      operations,
+    this.worker = workerFunction(this, 'Worker', dueWorker, {
+      projectRoot, operations, table, description: 'Due work (SQS): renewals, collections and retries, credit expiry, wallet auto-load, grace periods',
     });
-    this.worker.bindTable(table, workerTableAccess[dueWorker.id]);
     // A failed message's visibility is shortened (functions/schedules/work.ts): consuming the queue allows it.
     this.worker.fn.addEnvironment(dueQueueUrlEnv, this.queue.queueUrl);
     this.worker.fn.addEventSource(
