@@ -3,10 +3,11 @@ import { COUNTRIES } from '../../schemas/value-sets';
 import { html, type Markup } from '../html';
 import { csrfField, type ViewContext } from './parts';
 
-/** A country's name in the reader's language (its code where the runtime knows no name). */
+/** Each country's name in the reader's language; the spec's regions that are no ISO code (PT-20, PT-30) by their code. */
 function countryNames(language: string): Array<{ code: string; name: string }> {
   const names = new Intl.DisplayNames([language], { type: 'region' });
-  return COUNTRIES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, language));
+  const nameOf = (code: string) => (/^[A-Z]{2}$/.test(code) ? (names.of(code) ?? code) : code);
+  return COUNTRIES.map((code) => ({ code, name: nameOf(code) })).sort((a, b) => a.name.localeCompare(b.name, language));
 }
 
 const field = (id: string, label: string, name: string, value: string | null | undefined, attributes: Markup = html``): Markup =>
