@@ -18,7 +18,6 @@ export function billingDetailsForm({ t, f }: ViewContext, customer: CustomerItem
   const address = customer.billing_address;
   const country = address?.country ?? '';
   return html`<form method="post" action="${path}/billing-details" id="billing-details">${csrfField(token)}
-    <fieldset><legend>${t('portal.billing_details')}</legend>
     <label for="billing-email">${t('portal.billing_email')}</label>
     <input type="email" id="billing-email" name="billing_email" value="${customer.billing_email ?? ''}" autocomplete="email">
     ${field('billing-line1', t('portal.address_line1'), 'line1', address?.line1, html`autocomplete="address-line1"`)}
@@ -31,6 +30,5 @@ export function billingDetailsForm({ t, f }: ViewContext, customer: CustomerItem
       ${countryNames(f.language).map((c) => html`<option value="${c.code}" ${c.code === country ? html`selected` : ''}>${c.name}</option>`)}</select>
     ${field('billing-tax-id', t('portal.tax_id'), 'tax_id', customer.tax_ids[0]?.value, html`aria-describedby="billing-tax-id-help" spellcheck="false"`)}
     <p class="help" id="billing-tax-id-help">${t('portal.tax_id_help')}</p>
-    </fieldset>
     <button type="submit">${t('portal.save_details')}</button></form>`;
 }
