@@ -164,6 +164,35 @@ describe('the portal actions', () => {
     expect(await eventsOf(subscription.id)).toEqual(['subscription.activated', 'subscription.created']);
   });
 
+  it_('downloads every invoice and credit note as PDF and e-invoice, and shows the usage of the current period per aggregator', async () => {
+    const { customer, subscription, portal } = await subscribedCustomer();
+    const invoice = (await client.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Support', unit_amount: 10_000 }] })).body;
+    const creditNote = (await client.post(`/v1/invoices/${invoice.id}/credit-notes`, { amount: 2_400 })).body;
+    const meter = (await client.post('/v1/aggregators', { name: 'tokens', event_type: 'llm_call', operation: 'sum', property: 'tokens', unit_name: 'tokens' })).body.id;
+    const metered = (await client.post('/v1/products', { name: 'Tokens', type: 'dynamic', aggregator_id: meter })).body;
+    const price = (await client.post('/v1/price-configurations', {
+      product_id: metered.id, currency: 'EUR', type: 'volume', prices: [{ from: 1, to: null, amount: 3, unit_count: 1, on_tier_incomplete: 'pro_rata' }], billing_interval: { period: 'months', count: 1 },
+    })).body;
+    expect((await client.patch(`/v2/subscriptions/${subscription.id}`, { products: [{ ...pro, quantity: 2 }, { product_id: metered.id, price_configuration_id: price.id, quantity: 1 }] })).status).toBe(200);
+    const now = Date.now();
+    const sent = await client.post('/v1/events/batch', [40, 60].map((tokens, i) => ({ customer_id: customer.id, event_type: 'llm_call', timestamp: new Date(now - 1_000 * (i + 1)).toISOString(), record: { id: `e${i}`, tokens } })));
+    expect(sent.status).toBe(201);
+    await api.events.settle();
+    await page.goto(portal.url);
+    expect(await page.locator('main').textContent()).toMatch(/Tokens: 100 tokens since/);
+
+    const documents = (await client.get(`/v1/invoices?customer_id=${customer.id}&take=100`)).body.data as Array<{ number: string; status: string; type: string }>;
+    const issued = documents.filter((d) => d.status !== 'draft');
+    expect(issued.map((d) => d.number)).toEqual(expect.arrayContaining([invoice.number, creditNote.number]));
+    for (const doc of issued) {
+      const pdf = await page.request.get((await page.getByRole('link', { name: `PDF ${doc.number}` }).getAttribute('href'))!);
+      expect([pdf.status(), pdf.headers()['content-type'], (await pdf.body()).subarray(0, 5).toString()]).toEqual([200, 'application/pdf', '%PDF-']);
+      const xml = await page.request.get((await page.getByRole('link', { name: `E-invoice ${doc.number}` }).getAttribute('href'))!);
+      expect([xml.status(), xml.headers()['content-type']]).toEqual([200, 'application/xml']);
+      expect(await xml.text()).toContain(`<cbc:ID>${doc.number}</cbc:ID>`);
+    }
+  });
+
   it_('refuses a form without its CSRF token or from another site, changing nothing', async () => {
     const { subscription, portal } = await subscribedCustomer();
     const token = await page.locator('form[action$="/subscriptions"] input[name=csrf]').first().inputValue();
