@@ -87,12 +87,13 @@ export interface BillingDetails {
 
 const orNull = (value: string): string | null => value.trim() || null;
 
-/** The update of `PUT /v1/customers/{id}` the details make, the email and the tax id checked first (the tax id per country). */
+/** The update of `PUT /v1/customers/{id}` the details make (the address's name kept), the email and the tax id checked first. */
 function customerUpdate(customer: CustomerItem, details: BillingDetails) {
   const email = details.billing_email.trim();
   if (email && !new RegExp(PATTERNS.email).test(email)) throw invalidField('billing_email', 'The billing email is not an e-mail address.');
   const country = details.country.trim().toUpperCase();
-  const taxId = details.tax_id.trim() ? normalizedTaxId(country || customer.billing_address?.country, details.tax_id) : null;
+  // Checked against the country the form saves (the one the customer sees beside it).
+  const taxId = details.tax_id.trim() ? normalizedTaxId(country, details.tax_id) : null;
   if (taxId === undefined) throw invalidField('tax_id', 'The tax id does not have the format of the billing country.');
   return {
     billing_email: email || null,
