@@ -9,7 +9,9 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { makeCtx } from '../../shared/context';
 import { setAfterSendHook } from '../../shared/db/client';
+import { backfillAnalytics } from '../../shared/domain/analytics/backfill';
 import { readMetric } from '../../shared/domain/analytics/read';
+import { putItems } from '../../shared/db/batch-write';
 import { applyAnalyticsRecord } from '../../shared/domain/analytics/stream';
 import { consumeMessages } from '../../shared/domain/events/message-batch';
 import { newWorkspace, startTestApi, type Client, type TestApi } from '../support/api';
@@ -138,5 +140,30 @@ describe('exactly once', () => {
     expect((await value(ws, 'active_customers'))[0]!.value).toBe(1);
     // One new customer (the first subscription applied), then expansions: together the MRR.
     expect((await value(ws, 'mrr_movements'))[0]).toMatchObject({ value: 12_000, new: 1_000, expansion: 11_000 });
+  });
+});
+
+describe('existing data: npm run migrate:analytics', () => {
+  it('counts what was written before, beside the live stream, and a second run counts nothing twice', async () => {
+    const ws = newWorkspace();
+    const invoice = { ...invoiceImage(ws, 'inv_old', 5_000), _version: 1 };
+    const subscription = { ...subscriptionImage(ws, 'sub_old', 'cus_old', 'active', 2_000), _version: 3, starts_at: '2026-03-10T08:00:00.000Z' };
+    await putItems([invoice, subscription]);
+    // Since the deploy, the stream saw the invoice paid (its first change it sees: the item counted whole, as paid).
+    const paid = { ...invoice, _version: 2, status: 'paid', amount_due: 0, transactions: [{ id: 'tr_1', type: 'payment', status: 'succeeded', amount: 5_000, currency: 'EUR', process_at: '2026-03-10T11:00:00.000Z' }] };
+    await putItems([paid]);
+    await applyAnalyticsRecord(recordOf('ev-paid', invoice, paid));
+
+    expect(await backfillAnalytics({ workspace: ws })).toEqual({ counted: 2 });
+    expect(await backfillAnalytics({ workspace: ws })).toEqual({ counted: 2 });
+    // A late delivery of a change older than what is counted changes nothing.
+    await applyAnalyticsRecord(recordOf('ev-late', { ...invoice, _version: 0, status: 'draft' }, invoice));
+
+    const billing = await readMetric(makeCtx(ws, 'test'), 'invoiced', { currency: 'EUR', from: '2026-03-10', to: '2026-03-10', interval: 'day' });
+    const collected = await readMetric(makeCtx(ws, 'test'), 'collected', { currency: 'EUR', from: '2026-03-10', to: '2026-03-10', interval: 'day' });
+    const receivables = await readMetric(makeCtx(ws, 'test'), 'outstanding_receivables', { currency: 'EUR' });
+    expect([billing.data[0]!.value, collected.data[0]!.value, receivables.data[0]!.value]).toEqual([5_000, 5_000, 0]);
+    expect((await value(ws, 'mrr'))[0]!.value).toBe(2_000);
+    expect((await value(ws, 'mrr_movements'))[0]).toMatchObject({ new: 2_000 });
   });
 });

@@ -1,15 +1,15 @@
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { batchGet } from '../../db/batch-get';
-import { raceBackoff } from '../../db/items';
+import { getItem, raceBackoff } from '../../db/items';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
 import { ServiceUnavailable } from '../../errors';
 import { deltaKey, type Delta } from './facts';
-import { ANALYTICS_SHARDS, analyticsKey, appliedKey, APPLIED_TTL_SECONDS, CUSTOMER_REVENUE, customerRevenueKey, REVENUE_DAY } from './items';
+import { ANALYTICS_SHARDS, analyticsKey, appliedKey, APPLIED_TTL_SECONDS, countedKey, CUSTOMER_REVENUE, customerRevenueKey, REVENUE_DAY, type Counted } from './items';
 import { customerScope, type CustomerRevenue, type SubscriptionFacts } from './mrr';
 import { planChange, scopeKey, type ChangePlan, type CustomerScope } from './plan';
 
-/** Day items per transaction (TransactWriteItems takes 100: room for the marker and two customer states). */
+/** Day items per transaction (TransactWriteItems takes 100: room for the marker, what is counted and two customer states). */
 const UPDATES_PER_WRITE = 90;
 const MAX_ATTEMPTS = 25;
 
@@ -21,6 +21,8 @@ export interface AnalyticsChange {
   after?: Record<string, unknown>;
   /** The change's UTC day (YYYY-MM-DD): where a subscription's movements land. */
   day: string;
+  /** The backfill's: the item counted whole unless something counted it already. */
+  backfill?: boolean;
 }
 
 type StoredRevenue = CustomerRevenue & { _version: number };
@@ -31,16 +33,36 @@ type StoredRevenue = CustomerRevenue & { _version: number };
  * there means an earlier delivery applied that chunk: it is skipped. The customer states a subscription moves are in
  * the first chunk, conditioned on the version read, so two subscriptions of a customer applied at once are classified
  * one after the other. A transaction that collides with another on a day item moves to the item's next shard.
+ * The first chunk also records what is counted of the item (items.ts, countedKey): its version, so that a change the
+ * backfill already counted is skipped, and an item written before the analytics existed is counted whole.
  */
 export async function applyAnalyticsChange(ctx: Ctx, change: AnalyticsChange): Promise<void> {
+  const source = (change.after ?? change.before)!;
+  const version = typeof change.after?._version === 'number' ? change.after._version : Number(change.before?._version ?? 0) + 1;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const counted = change.before || change.backfill ? await getItem<Counted>(countedKey(String(source.pk)), true) : undefined;
+    if (counted && counted.change !== change.changeId && (change.backfill || version <= counted.version)) return; // counted already
+    // An item the analytics have not counted yet (written before they existed) is counted whole: from nothing.
+    const before = counted ? change.before : undefined;
     const states = await readCustomerStates(ctx, change);
-    const plan = planChange(change.type, change.before, change.after, change.day, (scope) => states.get(scopeKey(scope)) ?? { mrr: 0, ever_active: false, _version: 0 });
-    if (await writePlan(ctx, change.changeId, plan, states, attempt)) return;
+    const plan = planChange(change.type, before, change.after, change.day, (scope) => states.get(scopeKey(scope)) ?? { mrr: 0, ever_active: false, _version: 0 });
+    const mark = countedWrite(String(source.pk), { version, change: change.changeId }, counted);
+    if (await writePlan(ctx, change.changeId, plan, [mark, ...plan.customers.map(({ scope, after }) => customerPut(ctx, scope, after, states.get(scopeKey(scope))))], attempt)) return;
     await raceBackoff(attempt);
   }
   throw new ServiceUnavailable('The analytics of a change kept colliding with others; the stream batch will be retried.');
 }
+
+/** What the analytics count of the item from now on, conditioned on what was read (another writer: plan again). */
+const countedWrite = (sourcePk: string, next: Counted, read: Counted | undefined): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: { ...countedKey(sourcePk), _type: 'revenue_counted', ...next },
+    ...(read
+      ? { ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':v': read.version } }
+      : { ConditionExpression: 'attribute_not_exists(pk)' }),
+  },
+});
 
 async function readCustomerStates(ctx: Ctx, change: AnalyticsChange): Promise<Map<string, StoredRevenue>> {
   if (change.type !== 'subscription') return new Map();
@@ -52,12 +74,12 @@ async function readCustomerStates(ctx: Ctx, change: AnalyticsChange): Promise<Ma
   return states;
 }
 
-/** Writes the plan's chunks; false when a customer state changed since read (plan again). */
-async function writePlan(ctx: Ctx, changeId: string, plan: ChangePlan, states: Map<string, StoredRevenue>, attempt: number): Promise<boolean> {
+/** Writes the plan's chunks, the conditioned writes in the first; false when one of those changed since read (plan again). */
+async function writePlan(ctx: Ctx, changeId: string, plan: ChangePlan, conditioned: TransactItem[], attempt: number): Promise<boolean> {
   const deltas = [...plan.deltas].sort((a, b) => deltaKey(a).localeCompare(deltaKey(b)));
-  const chunks = deltas.length === 0 ? (plan.customers.length > 0 ? [[]] : []) : chunked(deltas, UPDATES_PER_WRITE);
+  const chunks = deltas.length === 0 ? [[]] : chunked(deltas, UPDATES_PER_WRITE);
   for (const [index, chunk] of chunks.entries()) {
-    const customers = index === 0 ? plan.customers.map(({ scope, after }) => customerPut(ctx, scope, after, states.get(scopeKey(scope)))) : [];
+    const customers = index === 0 ? conditioned : [];
     let shard = attempt % ANALYTICS_SHARDS;
     for (let tries = 0; ; tries++) {
       try {

@@ -33,3 +33,15 @@ export const customerRevenueKey = (ctx: Ctx, scope: CustomerScope) => ({
  */
 export const appliedKey = (ctx: Ctx, changeId: string, chunk: number) => ({ pk: `WS#${ctx.workspaceId}#REVAPPLIED#${changeId}`, sk: `CHUNK#${chunk}` });
 export const APPLIED_TTL_SECONDS = 2 * 86_400;
+
+/**
+ * What the analytics have counted of a document or subscription: the version (`_version`) of the item they stand for
+ * and the change that wrote it. The backfill (backfill.ts) and the stream's first change of an item written before
+ * the analytics existed both count the item whole, and only the first to write this counts at all; a change older
+ * than what is counted is skipped.
+ */
+export const countedKey = (sourcePk: string) => ({ pk: `${sourcePk.replace(/^(WS#[^#]+)#/, '$1#REVSEEN#')}`, sk: 'COUNTED' });
+export interface Counted {
+  version: number;
+  change: string;
+}
