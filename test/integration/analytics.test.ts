@@ -58,7 +58,7 @@ describe('through the API and the stream', () => {
     await api.events.settle();
     const after = await client.get('/v1/analytics?currency=EUR');
     expect(after.body).toMatchObject({ mrr: 0, active_customers: 0, active_subscriptions: 0, month: { churned_customers: 1, mrr_movements: { new: 5_000, churn: -5_000 } } });
-  });
+  }, 120_000);
 
   it('an unknown metric, an inverted range or another workspace’s entity is a 4xx that says so', async () => {
     expect((await client.get('/v1/analytics/ebitda?currency=EUR')).status).toBe(400);
@@ -140,7 +140,7 @@ describe('exactly once', () => {
     expect((await value(ws, 'active_customers'))[0]!.value).toBe(1);
     // One new customer (the first subscription applied), then expansions: together the MRR.
     expect((await value(ws, 'mrr_movements'))[0]).toMatchObject({ value: 12_000, new: 1_000, expansion: 11_000 });
-  });
+  }, 120_000);
 });
 
 describe('existing data: npm run migrate:analytics', () => {
