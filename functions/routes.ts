@@ -1,4 +1,5 @@
 import { aggregatorRoutes } from './aggregators/routes';
+import { analyticsRoutes } from './analytics/routes';
 import { catalogRoutes } from './catalog/routes';
 import { couponRoutes } from './coupons/routes';
 import { creditRoutes } from './credits/routes';
@@ -41,6 +42,7 @@ export const routes: RouteDefinition[] = [
   ...walletRoutes,
   ...creditRoutes,
   ...meteringRoutes,
+  ...analyticsRoutes,
   ...webhookRoutes,
   ...oauthRoutes,
   ...identityRoutes,

@@ -207,6 +207,14 @@ const SWEEPS: Record<string, Sweep> = {
     },
     members: { 'query.aggregator_id': 'aggregator' },
   },
+  getAnalytics: {
+    request: (w) => ({ method: 'GET', path: `/v1/analytics?currency=EUR&invoicing_entity_id=${w.entity}` }),
+    members: { 'query.invoicing_entity_id': 'entity' },
+  },
+  getAnalyticsMetric: {
+    request: (w) => ({ method: 'GET', path: `/v1/analytics/mrr?currency=EUR&invoicing_entity_id=${w.entity}` }),
+    members: { 'query.invoicing_entity_id': 'entity' },
+  },
 };
 
 /** List filters: naming another workspace's id finds nothing of it (200, an empty page), as an unknown id does. */

@@ -1,4 +1,5 @@
 import { aggregatorFixtures } from './aggregators';
+import { analyticsFixtures } from './analytics';
 import { catalogFixtures } from './catalog';
 import { couponFixtures } from './coupons';
 import { creditFixtures } from './credits';
@@ -33,6 +34,7 @@ const areas: AreaFixtures[] = [
   walletFixtures,
   creditFixtures,
   meteringFixtures,
+  analyticsFixtures,
   webhookFixtures,
   oauthFixtures,
   identityFixtures,
