@@ -21,6 +21,8 @@ export const featureRoutes: RouteDefinition[] = [
   route('updateFeature', 'PATCH', '/v1/features/{id}', 'update', 'Rename a feature (its code, type and aggregator are fixed)', { request: { path: idPath, body: featureUpdateBody } }),
   route('getCustomerEntitlements', 'GET', '/v1/customers/{id}/entitlements', 'entitlements', "A customer's entitlements, in one read", {
     response: { status: 200, schema: entitlementsResource },
+    // One GetItem; a metered entitlement's usage so far reads the customer's raw events of partial hours (gsi2).
+    indexes: ['gsi2'],
   }),
   route('overrideEntitlement', 'PUT', '/v1/customers/{id}/entitlements/{featureId}', 'override', "Override a feature's value for one customer", {
     request: { path: entitlementPath, body: entitlementOverrideBody }, response: { status: 200, schema: entitlementsResource },

@@ -35,12 +35,18 @@ export async function checkedMigration(ctx: Ctx, planId: string, input: Migratio
     await versionOfPlan(input.from_version_id, 'from_version_id');
     if (input.from_version_id === to.id) throw new InvalidRequest('from_version_id and to_version_id are the same version.', [{ path: 'body.from_version_id', message: 'is to_version_id' }]);
   }
-  const ids = input.subscription_ids ?? null;
+  const ids = input.subscription_ids ? [...new Set(input.subscription_ids)] : null;
   if (ids && ids.length > MAX_NAMED_SUBSCRIPTIONS) throw new InvalidRequest(`subscription_ids: at most ${MAX_NAMED_SUBSCRIPTIONS}.`, [{ path: 'body.subscription_ids', message: `has more than ${MAX_NAMED_SUBSCRIPTIONS} items` }]);
+  if (ids) {
+    // Each named subscription must be the workspace's (another workspace's id answers like an unknown one).
+    const found = new Set((await subscriptionsById(ctx, ids)).map((s) => s.id));
+    const missing = ids.find((sid) => !found.has(sid));
+    if (missing) throw new RuleViolation('subscription_not_found', `subscription_ids: no subscription with id '${missing}'.`);
+  }
   return {
     plan, to,
     rule: {
-      plan_id: plan.id, from_version_id: input.from_version_id ?? null, to_version_id: to.id, subscription_ids: ids ? [...new Set(ids)] : null,
+      plan_id: plan.id, from_version_id: input.from_version_id ?? null, to_version_id: to.id, subscription_ids: ids,
       effective: input.effective ?? 'next_period', proration: input.proration ?? 'prorate',
     } as const,
   };
