@@ -35,7 +35,7 @@ export interface PlanMove {
  * The plan members a change writes: a migration's version, now or with the products it schedules; any other change
  * replaces a scheduled migration (its products are the ones scheduled from now on) and keeps the version it was on.
  */
-const planVersionFields = (later: boolean, move?: PlanMove): Partial<SubscriptionItem> => {
+export const planVersionFields = (later: boolean, move?: PlanMove): Partial<SubscriptionItem> => {
   if (!move) return { scheduled_plan_version_id: null };
   const mark = { last_migration_id: move.migration_id };
   return later ? { ...mark, scheduled_plan_version_id: move.plan_version_id } : { ...mark, plan_version_id: move.plan_version_id, scheduled_plan_version_id: null };
