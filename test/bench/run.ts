@@ -119,7 +119,7 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles', 'changes', 'usage', 'credentials', 'revocation', 'mcp', 'emails', 'billing', 'heat', 'synth', 'stripe'] as const;
+const PARTS = ['limiter', 'bundles', 'changes', 'usage', 'credentials', 'revocation', 'mcp', 'emails', 'billing', 'heat', 'synth', 'stripe', 'entitlements'] as const;
 type Part = (typeof PARTS)[number];
 
 const usage = `usage: npm run bench [-- --only ${PARTS.join(',')}]
@@ -205,6 +205,18 @@ async function partial(parts: Set<Part>): Promise<void> {
     const usage = await measureUsage({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...USAGE_BENCH }).finally(() => api.close());
     checks.push(...usageTargets(usage));
     sections.push(usageReport(usage));
+  }
+  if (parts.has('entitlements')) {
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureEntitlements, entitlementTargets, entitlementReport } = await import('./entitlement-scenarios');
+    const keys = await generateKeys();
+    const api = await startLocalApi({ keys, port: 0 });
+    const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
+    const token = await signToken(keys, { workspace, scope: 'read write' });
+    console.error(`Measuring GET /v1/customers/{id}/entitlements beside one GetItem (${COUNTS.warmup} warm-up + ${COUNTS.measured} rounds)…`);
+    const entitlements = await measureEntitlements({ baseUrl: api.url, keys, workspaceId: workspace, token, counts: COUNTS, dynamoWarmup: DYNAMO_WARMUP }).finally(() => api.close());
+    checks.push(...entitlementTargets(entitlements));
+    sections.push(entitlementReport(entitlements));
   }
   if (parts.has('limiter')) {
     const { startLocalApi } = await import('../../lib/local/server');
