@@ -1,11 +1,8 @@
-import { exactListMeta, listOf, type RouteDefinition } from '../route-definition';
+import { exactListMeta, listOf, routesOf, type RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
 import { entitlementOverrideBody, entitlementPath, entitlementsResource, featureCreateBody, featureListQuery, featureResource, featureUpdateBody } from '../../shared/schemas/plans';
 
-const route = (id: string, method: RouteDefinition['method'], path: string, file: string, summary: string, rest: Partial<RouteDefinition>): RouteDefinition => ({
-  id, method, path, handler: `functions/features/${file}.ts`, scope: method === 'GET' ? 'read' : 'write', tag: 'Entitlements', summary,
-  request: { path: idPath }, response: { status: 200, schema: featureResource }, ...rest,
-});
+const route = routesOf({ dir: 'features', tag: 'Entitlements', schema: featureResource });
 
 /** Features, granted by plan versions and overridden per customer; a customer's entitlements (docs/entitlements.md). */
 export const featureRoutes: RouteDefinition[] = [

@@ -1,13 +1,10 @@
-import { exactListMeta, listOf, type RouteDefinition } from '../route-definition';
+import { exactListMeta, listOf, routesOf, type RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
 import {
   migrationBody, migrationPreviewResource, planCreateBody, planListQuery, planMigrationResource, planResource, planUpdateBody, planVersionCreateBody, planVersionResource,
 } from '../../shared/schemas/plans';
 
-const route = (id: string, method: RouteDefinition['method'], path: string, file: string, summary: string, rest: Partial<RouteDefinition>): RouteDefinition => ({
-  id, method, path, handler: `functions/plans/${file}.ts`, scope: method === 'GET' ? 'read' : 'write', tag: 'Plans', summary,
-  request: { path: idPath }, response: { status: 200, schema: planResource }, ...rest,
-});
+const route = routesOf({ dir: 'plans', tag: 'Plans', schema: planResource });
 
 /** Plans, their immutable versions and migrations between them (docs/plans.md). */
 export const planRoutes: RouteDefinition[] = [

@@ -1,7 +1,6 @@
-import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
-import { monthsAfter, pricedProduct, subscriber, type PricedProduct } from '../support/subscriptions';
+import { monthsAfter, pricedProduct, scheduledWork, subscriber, type PricedProduct } from '../support/subscriptions';
 
 let api: TestApi;
 let client: Client;
@@ -31,8 +30,7 @@ afterAll(async () => {
   clock.restore();
 });
 
-const run = () => runDueWork(clock.now(), { workspaces: new Set([client.workspace]) });
-const moveTo = (iso: string) => clock.advance(Date.parse(iso) + 60_000 - clock.now().getTime());
+const { run, moveTo } = scheduledWork(() => client, clock);
 
 /** The customer's entitlements once the stream has caught up, as `{code: [value, source]}`, and the metered usage. */
 async function entitlementsOf(customerId: string) {

@@ -1,11 +1,10 @@
 import { makeCtx } from '../../shared/context';
 import { getItem } from '../../shared/db/items';
-import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { migrateSubscription, processMigration } from '../../shared/domain/plans/migrate';
 import { planMigrationKey, type PlanMigrationItem } from '../../shared/domain/plans/migration';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
-import { monthsAfter, pricedProduct, subscriber, type PricedProduct } from '../support/subscriptions';
+import { monthsAfter, pricedProduct, scheduledWork, subscriber, type PricedProduct } from '../support/subscriptions';
 
 let api: TestApi;
 let client: Client;
@@ -27,9 +26,7 @@ afterAll(async () => {
   clock.restore();
 });
 
-const mine = () => ({ workspaces: new Set([client.workspace]) });
-const run = () => runDueWork(clock.now(), mine());
-const moveTo = (iso: string) => clock.advance(Date.parse(iso) + 60_000 - clock.now().getTime());
+const { run, moveTo } = scheduledWork(() => client, clock);
 
 interface Invoice { subscription_id: string; period_starts_at: string; period_ends_at: string; amount_excluding_tax: number }
 const invoicesOf = async (customerId: string): Promise<Invoice[]> => (await client.get(`/v1/invoices?customer_id=${customerId}&take=100`)).body.data;

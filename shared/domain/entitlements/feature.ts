@@ -42,3 +42,6 @@ export type Feature = ReturnType<typeof toFeature>;
 /** Whether `value` fits a feature of `type`. */
 export const valueFits = (type: FeatureType, value: unknown): value is FeatureValue =>
   type === 'boolean' ? typeof value === 'boolean' : Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** What a value of `type` must be, as an error says it. */
+export const expectedValue = (type: FeatureType): string => (type === 'boolean' ? 'true or false' : 'a whole number, 0 or more');

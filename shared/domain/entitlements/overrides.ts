@@ -2,7 +2,7 @@ import type { Ctx } from '../../context';
 import { InvalidRequest } from '../../errors';
 import { findCustomerItem } from '../customers/read';
 import { toEntitlements } from './entitlement';
-import { valueFits, type FeatureValue } from './feature';
+import { expectedValue, valueFits, type FeatureValue } from './feature';
 import { findFeatureItem } from './features';
 import { materialiseEntitlements } from './materialise';
 
@@ -15,7 +15,7 @@ export async function setOverride(ctx: Ctx, customerId: string, featureId: strin
   const customer = await findCustomerItem(ctx, customerId);
   const feature = await findFeatureItem(ctx, featureId);
   if (value !== null && !valueFits(feature.type, value)) {
-    const expected = feature.type === 'boolean' ? 'true or false' : 'a whole number, 0 or more';
+    const expected = expectedValue(feature.type);
     throw new InvalidRequest(`Feature '${feature.id}' is a ${feature.type} feature: value must be ${expected}.`, [{ path: 'body.value', message: `must be ${expected}` }]);
   }
   const item = await materialiseEntitlements(ctx, customer.id, (current) => {

@@ -6,7 +6,7 @@ import { ConditionFailed, transactWrite } from '../../db/transactions';
 import { InvalidRequest, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { featureItems } from '../entitlements/features';
-import { valueFits } from '../entitlements/feature';
+import { expectedValue, valueFits } from '../entitlements/feature';
 import { checkProducts, type SubscriptionProductInput } from '../subscriptions/prepare';
 import {
   MAX_PLANS, MAX_PLAN_VERSIONS, PLANS, PLAN_ITEM_TYPE, PLAN_VERSION_ITEM_TYPE, planKey, planVersionKey, toPlan,
@@ -45,7 +45,7 @@ async function checkedContent(ctx: Ctx, currency: string, input: PlanVersionInpu
       throw new InvalidRequest(`features.${index}: feature '${grant.feature_id}' is granted twice.`, [{ path: `features.${index}.feature_id`, message: 'is granted twice' }]);
     }
     if (!valueFits(feature.type, grant.value)) {
-      const expected = feature.type === 'boolean' ? 'true or false' : 'a whole number, 0 or more';
+      const expected = expectedValue(feature.type);
       throw new InvalidRequest(`features.${index}: a ${feature.type} feature takes ${expected}.`, [{ path: `features.${index}.value`, message: `must be ${expected}` }]);
     }
   });
