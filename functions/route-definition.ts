@@ -69,3 +69,13 @@ export const actionsOf = (resource: { path: string; dir: string; tag: string; sc
     id, method: 'POST', path: `${resource.path}/{id}/${verb}`, handler: `functions/${resource.dir}/${verb}.ts`, scope: 'write', tag: resource.tag, summary,
     request: { path: idPath, ...(body && { body }) }, response: { status: 200, schema: resource.schema },
   });
+
+/**
+ * The routes of one area whose path names the resource by `{id}` unless `rest` says otherwise: read scope for GET,
+ * write for the rest, 200 with `schema` by default. `routesOf({dir, tag, schema})('getPlan', 'GET', path, 'get', summary, {})`.
+ */
+export const routesOf = (area: { dir: string; tag: string; schema: Schema }) =>
+  (id: string, method: Method, path: string, file: string, summary: string, rest: Partial<RouteDefinition>): RouteDefinition => ({
+    id, method, path, handler: `functions/${area.dir}/${file}.ts`, scope: method === 'GET' ? 'read' : 'write', tag: area.tag, summary,
+    request: { path: idPath }, response: { status: 200, schema: area.schema }, ...rest,
+  });

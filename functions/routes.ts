@@ -18,6 +18,8 @@ import { promotionCodeRoutes } from './promotion-codes/routes';
 import { quoteRoutes } from './quotes/routes';
 import type { RouteDefinition } from './route-definition';
 import { subscriptionRoutes } from './subscriptions/routes';
+import { planRoutes } from './plans/routes';
+import { featureRoutes } from './features/routes';
 import { walletRoutes } from './wallets/routes';
 import { webhookRoutes } from './webhooks/routes';
 
@@ -37,6 +39,8 @@ export const routes: RouteDefinition[] = [
   ...couponRoutes, ...promotionCodeRoutes,
   ...quoteRoutes,
   ...subscriptionRoutes,
+  ...planRoutes,
+  ...featureRoutes,
   ...invoiceRoutes,
   ...emailRoutes,
   ...walletRoutes,

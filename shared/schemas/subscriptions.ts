@@ -26,8 +26,10 @@ const productInputs: Schema = {
 /** `products` first: the route matrix sends a wrong type for the first member and expects a 400. */
 export const subscriptionCreateBody = object(
   {
-    products: productInputs,
+    products: { ...productInputs, description: 'Its products; or give plan_id / plan_version_id instead (the products of that plan version).' },
     customer_id: id,
+    plan_id: { ...id, description: "Subscribes to the plan's latest version (docs/plans.md)." },
+    plan_version_id: { ...id, description: 'Subscribes to this plan version (of plan_id, when both are given).' },
     starts_at: { ...dateTime, description: 'Default: now. Its first billing date (after its trial, if any).' },
     trial_ends_at: { ...nullable(dateTime), description: 'After starts_at: nothing is billed in advance before it; its periods are anchored on it.' },
     invoicing_entity_id: id,
@@ -35,7 +37,7 @@ export const subscriptionCreateBody = object(
     promotion_code: promotionCode,
     collection_method: { ...nullable({ type: 'string', enum: ['automatic', 'manual'] }), description: "Its invoices' collection method; null (default): the customer's (docs/collection.md)." },
   },
-  ['products', 'customer_id'],
+  ['customer_id'],
 );
 
 const prorationBehavior = { type: 'string', enum: ['create_invoice', 'next_invoice', 'none'] };
@@ -101,7 +103,9 @@ export const subscriptionResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: str, customer_id: str, status: { type: 'string', enum: SUBSCRIPTION_STATUS_VALUES }, currency: str, invoicing_entity_id: str, quote_id: nstr,
-    plan_id: nstr, checkout_session_id: nstr, billing_interval: interval, products: { type: 'array', items: subscriptionProduct }, starts_at: str,
+    plan_id: nstr,
+    plan_version_id: { ...nstr, description: 'The plan version it was created from or last migrated to (docs/plans.md); null without a plan.' },
+    checkout_session_id: nstr, billing_interval: interval, products: { type: 'array', items: subscriptionProduct }, starts_at: str,
     current_period_started_at: nstr, current_period_ends_at: nstr, next_billing_at: nstr, cancel_at_period_end: { type: 'boolean' },
     coupons: {
       type: 'array',
@@ -122,7 +126,10 @@ export const subscriptionResource: Schema = requireAll({
     collection_method: { type: ['string', 'null'], enum: ['automatic', 'manual', null], description: "Its invoices' collection method (PATCH changes it for those issued from then on); null: the customer's." },
     scheduled_change: {
       anyOf: [
-        { type: 'object', required: ['effective_at', 'products'], additionalProperties: false, properties: { effective_at: nstr, products: { type: 'array', items: subscriptionProduct } } },
+        {
+          type: 'object', required: ['effective_at', 'products', 'plan_version_id'], additionalProperties: false,
+          properties: { effective_at: nstr, products: { type: 'array', items: subscriptionProduct }, plan_version_id: { ...nstr, description: 'A migration at the next period: the plan version it moves to.' } },
+        },
         { type: 'null' },
       ],
       description: 'A change that applies at the next billing date (effective next_period), or null.',

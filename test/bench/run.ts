@@ -123,7 +123,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const ANALYTICS = { sizes: [1_000, 100_000], counts: { warmup: 20, measured: 200 } };
 
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles', 'changes', 'usage', 'credentials', 'revocation', 'mcp', 'emails', 'billing', 'heat', 'synth', 'stripe', 'analytics'] as const;
+const PARTS = ['limiter', 'bundles', 'changes', 'usage', 'credentials', 'revocation', 'mcp', 'emails', 'billing', 'heat', 'synth', 'stripe', 'analytics', 'entitlements'] as const;
 type Part = (typeof PARTS)[number];
 
 const usage = `usage: npm run bench [-- --only ${PARTS.join(',')}]
@@ -209,6 +209,18 @@ async function partial(parts: Set<Part>): Promise<void> {
     const usage = await measureUsage({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...USAGE_BENCH }).finally(() => api.close());
     checks.push(...usageTargets(usage));
     sections.push(usageReport(usage));
+  }
+  if (parts.has('entitlements')) {
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureEntitlements, entitlementTargets, entitlementReport } = await import('./entitlement-scenarios');
+    const keys = await generateKeys();
+    const api = await startLocalApi({ keys, port: 0 });
+    const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
+    const token = await signToken(keys, { workspace, scope: 'read write' });
+    console.error(`Measuring GET /v1/customers/{id}/entitlements beside one GetItem (${COUNTS.warmup} warm-up + ${COUNTS.measured} rounds)…`);
+    const entitlements = await measureEntitlements({ baseUrl: api.url, keys, workspaceId: workspace, token, counts: COUNTS, dynamoWarmup: DYNAMO_WARMUP }).finally(() => api.close());
+    checks.push(...entitlementTargets(entitlements));
+    sections.push(entitlementReport(entitlements));
   }
   if (parts.has('limiter')) {
     const { startLocalApi } = await import('../../lib/local/server');
@@ -332,6 +344,7 @@ async function main(): Promise<void> {
   const { measureStripeCharges } = await import('./stripe-scenarios');
   const { measureEmails } = await import('./email-scenarios');
   const { measureAnalytics } = await import('./analytics-scenarios');
+  const { measureEntitlements, entitlementTargets, entitlementReport } = await import('./entitlement-scenarios');
   const keys = await generateKeys();
   const api = await startLocalApi({ keys, port: 0 });
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
@@ -365,19 +378,21 @@ async function main(): Promise<void> {
     console.error(`Measuring POST /v1/invoices/{id}/validate with emails on and off (${EMAIL_COUNTS.warmup} warm-up + ${EMAIL_COUNTS.measured} rounds of 2)…`);
     const emails = await measureEmails({ baseUrl: api.url, keys, counts: EMAIL_COUNTS });
     const analytics = await measureAnalytics({ baseUrl: api.url, keys, ...ANALYTICS });
+    console.error(`Measuring GET /v1/customers/{id}/entitlements beside one GetItem (${COUNTS.warmup} warm-up + ${COUNTS.measured} rounds)…`);
+    const entitlements = await measureEntitlements({ baseUrl: api.url, keys, workspaceId: workspace, token, counts: COUNTS, dynamoWarmup: DYNAMO_WARMUP });
     // Last: each of its runs replaces DynamoDB Local with a fresh one, which the parts before would lose their data to.
     console.error(`Measuring a billing day: ${BILLING.subscriptions} renewals due at once with ${BILLING.runs.map((r) => `${r.workers} workers on ${r.entities} entities`).join(', ')}, each beside its floor (${BILLING.floorCounts.measured} rounds)…`);
     const billing = await measureBilling({ baseUrl: api.url, keys, freshDynamo, ...BILLING });
     console.error('Measuring partition heat: one workspace\'s workloads projected on AWS…');
     const heat = await measureHeat({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...HEAT });
-    return { customers, credits, invoices, billing, events: { lists, change, noisy }, prices, usage, credentials, revocation, mcp, stripe, emails, heat, analytics };
+    return { customers, credits, invoices, billing, events: { lists, change, noisy }, prices, usage, credentials, revocation, mcp, stripe, emails, heat, analytics, entitlements };
   })();
-  const { customers, credits, invoices, billing, events, prices, usage, credentials, revocation, mcp, stripe, emails, heat, analytics } = await measured.finally(() => api.close());
+  const { customers, credits, invoices, billing, events, prices, usage, credentials, revocation, mcp, stripe, emails, heat, analytics, entitlements } = await measured.finally(() => api.close());
   const stripeSection = stripe ? `\n\n${stripeReport(stripe)}` : '';
 
   const checks = [
     ...checkTargets(customers, events, prices, credits, invoices, functions, baseline), ...billingTargets(billing), ...heatTargets(heat), ...usageTargets(usage), ...credentialTargets(credentials),
-    ...revocationTargets(revocation), ...analyticsTargets(analytics), ...mcpTargets(mcp), ...emailTargets(emails), ...(stripe ? stripeTargets(stripe) : []), ...synthTargets(synth),
+    ...revocationTargets(revocation), ...analyticsTargets(analytics), ...entitlementTargets(entitlements), ...mcpTargets(mcp), ...emailTargets(emails), ...(stripe ? stripeTargets(stripe) : []), ...synthTargets(synth),
   ];
   const facts = {
     date: new Date(),
@@ -390,7 +405,7 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${heatReport(heat)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${analyticsReport(analytics)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}`));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${heatReport(heat)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${analyticsReport(analytics)}\n\n${entitlementReport(entitlements)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}`));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
     `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers.limiter)}\n\n${limiterReading(customers.limiter)}\n\n` +
@@ -399,7 +414,7 @@ async function main(): Promise<void> {
     `${billingReport(billing)}\n\n${heatReport(heat)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change, events.noisy)}\n\n${changeReading(events.change)}\n\n${noisyReading(events.noisy)}\n\n` +
-    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${analyticsReport(analytics)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
+    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${analyticsReport(analytics)}\n\n${entitlementReport(entitlements)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);
   console.log('Written to docs/benchmarks.md');

@@ -31,6 +31,12 @@ interface World {
   coupon: string;
   /** A subscription of `customer` to `product`. */
   subscription: string;
+  /** A plan (subscriptions take it; price configurations' and promotion codes' `plan_id` still take null only: 'plan'). */
+  salesPlan: string;
+  /** Its two versions. */
+  planVersion: string;
+  planVersion2: string;
+  feature: string;
 }
 
 /** Plans, quote templates and bank accounts do not exist: A's own is null, B's any id (refused as unknown). */
@@ -53,6 +59,8 @@ interface Sweep {
   request: (w: World, client: Client) => Request | Promise<Request>;
   /** Each id member of the route and what it names. */
   members: Record<string, Kind>;
+  /** A request of its own for a member that another member excludes (a plan instead of products). */
+  memberRequests?: Record<string, (w: World, client: Client) => Request | Promise<Request>>;
   /** Members for which no id of the caller's own is valid either, and why (the refusal is then all there is to check). */
   noOwn?: Record<string, string>;
 }
@@ -136,8 +144,32 @@ const SWEEPS: Record<string, Sweep> = {
     request: (w) => ({ method: 'POST', path: '/v2/subscriptions', body: { customer_id: w.customer, invoicing_entity_id: w.entity, products: [lineOf(w)], coupon_ids: [w.coupon] } }),
     members: {
       'body.customer_id': 'customer', 'body.invoicing_entity_id': 'entity', 'body.products[].product_id': 'product',
-      'body.products[].price_configuration_id': 'priceConfiguration', 'body.coupon_ids[]': 'coupon',
+      'body.products[].price_configuration_id': 'priceConfiguration', 'body.coupon_ids[]': 'coupon', 'body.plan_id': 'salesPlan', 'body.plan_version_id': 'planVersion',
     },
+    memberRequests: {
+      'body.plan_id': (w) => ({ method: 'POST', path: '/v2/subscriptions', body: { customer_id: w.customer, plan_id: w.salesPlan } }),
+      'body.plan_version_id': (w) => ({ method: 'POST', path: '/v2/subscriptions', body: { customer_id: w.customer, plan_version_id: w.planVersion } }),
+    },
+  },
+  createPlan: {
+    request: (w) => ({ method: 'POST', path: '/v1/plans', body: { products: [lineOf(w)], features: [{ feature_id: w.feature, value: true }], name: 'Swept', currency: 'EUR' } }),
+    members: { 'body.products[].product_id': 'product', 'body.products[].price_configuration_id': 'priceConfiguration', 'body.features[].feature_id': 'feature' },
+  },
+  createPlanVersion: {
+    request: (w) => ({ method: 'POST', path: `/v1/plans/${w.salesPlan}/versions`, body: { products: [lineOf(w)], features: [{ feature_id: w.feature, value: true }] }, read: `/v1/plans/${w.salesPlan}` }),
+    members: { 'body.products[].product_id': 'product', 'body.products[].price_configuration_id': 'priceConfiguration', 'body.features[].feature_id': 'feature' },
+  },
+  previewPlanMigration: {
+    request: (w) => ({ method: 'POST', path: `/v1/plans/${w.salesPlan}/migrations/preview`, body: { to_version_id: w.planVersion2, from_version_id: w.planVersion, subscription_ids: [w.subscription] } }),
+    members: { 'body.to_version_id': 'planVersion2', 'body.from_version_id': 'planVersion', 'body.subscription_ids[]': 'subscription' },
+  },
+  createPlanMigration: {
+    request: (w) => ({ method: 'POST', path: `/v1/plans/${w.salesPlan}/migrations`, body: { to_version_id: w.planVersion2, from_version_id: w.planVersion, subscription_ids: [w.subscription] } }),
+    members: { 'body.to_version_id': 'planVersion2', 'body.from_version_id': 'planVersion', 'body.subscription_ids[]': 'subscription' },
+  },
+  createFeature: {
+    request: (w) => ({ method: 'POST', path: '/v1/features', body: { code: code().toLowerCase(), name: 'Calls', type: 'metered', aggregator_id: w.aggregator } }),
+    members: { 'body.aggregator_id': 'aggregator' },
   },
   createInvoicingEntity: {
     request: () => ({ method: 'POST', path: '/v1/invoicing-entities', body: { name: 'Swept', country: 'FR', currency: 'EUR', portal_settings: { allowed_price_configuration_ids: [] } } }),
@@ -290,8 +322,11 @@ async function worldOf(client: Client): Promise<World> {
   ]);
   const priceOf = async (configuration: string) => (await client.get(`/v1/price-configurations/${configuration}`)).body.prices[0].id as string;
   const subscription = (await subscribe(client, { customer_id: customer, starts_at: new Date().toISOString(), products: [{ ...fee, quantity: 1 }] })).id;
+  const feature = (await client.post('/v1/features', { code: 'sso', name: 'SSO', type: 'boolean' })).body.id as string;
+  const plan = (await client.post('/v1/plans', { name: 'Team', currency: 'EUR', products: [{ ...fee, quantity: 1 }] })).body;
+  const planVersion2 = (await client.post(`/v1/plans/${plan.id}/versions`, { products: [{ ...fee, quantity: 2 }] })).body.latest_version.id as string;
   return {
-    entity, customer, paymentMethod, priceBook, aggregator, coupon, subscription,
+    entity, customer, paymentMethod, priceBook, aggregator, coupon, subscription, feature, salesPlan: plan.id, planVersion: plan.latest_version.id, planVersion2,
     product: fee.product_id, priceConfiguration: fee.price_configuration_id, price: await priceOf(fee.price_configuration_id),
     creditProduct: credit.product_id, creditPrice: await priceOf(credit.price_configuration_id),
   };
@@ -353,7 +388,7 @@ describe.each(swept.map((member) => [member, member.split(' ') as [string, strin
   const kind = sweep.members[member]!;
 
   it("answers another workspace's id as an unknown one (4xx, nothing of the caller's changed) and takes the caller's own", async () => {
-    const request = await sweep.request(own, a);
+    const request = await (sweep.memberRequests?.[member] ?? sweep.request)(own, a);
     const naming = (value: string | null): Request => {
       if (member.startsWith('query.')) return { ...request, path: withQuery(request.path, member, value!) };
       return { ...request, body: withMember(request.body ?? {}, member, value) };

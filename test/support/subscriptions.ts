@@ -1,3 +1,4 @@
+import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { makeCtx } from '../../shared/context';
 import { transactWrite } from '../../shared/db/transactions';
 import { prepareSubscription, prepareSubscriptionUpdate, type NewSubscriptionInput, type SubscriptionProductInput } from '../../shared/domain/subscriptions/prepare';
@@ -68,3 +69,12 @@ export const monthsAfter = (iso: string, months: number): string => {
   next.setUTCDate(Math.min(start.getUTCDate(), last));
   return next.toISOString();
 };
+
+/**
+ * The scheduled work of one client's workspace (other test files share the table), at the movable clock's now, and
+ * the move of that clock to one minute past a billing date.
+ */
+export const scheduledWork = (client: () => Client, clock: { now: () => Date; advance: (ms: number) => void }) => ({
+  run: () => runDueWork(clock.now(), { workspaces: new Set([client().workspace]) }),
+  moveTo: (iso: string) => clock.advance(Date.parse(iso) + 60_000 - clock.now().getTime()),
+});

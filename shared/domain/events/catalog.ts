@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'quote.created', 'quote.updated', 'quote.approved', 'quote.sent', 'quote.signed', 'quote.voided',
   'subscription.created', 'subscription.activated', 'subscription.updated', 'subscription.cancelled',
   'subscription.paused', 'subscription.resumed', 'subscription.trial_ending', 'subscription.trial_ended',
+  'subscription.migrated', 'entitlements.updated',
   'invoice.created', 'invoice.grace_period.started', 'invoice.ready', 'invoice.settled', 'invoice.errored', 'invoice.voided',
   'invoice.payment_failed', 'invoice.payment_action_required', 'invoice.payment_disputed', 'invoice.reminder_due',
   'credit_note.ready', 'credit_note.settled',

@@ -11,6 +11,7 @@ import { promotionCodeEvents } from '../promotion-codes/events';
 import { quoteEvents } from '../quotes/events';
 import { subscriptionEvents } from '../subscriptions/events';
 import { usageEventEvents } from '../metering/events';
+import { entitlementsEvents } from '../entitlements/events';
 import type { EventDraft } from './catalog';
 
 type Image = Record<string, unknown>;
@@ -34,6 +35,7 @@ const MAPPERS: Record<string, Mapper> = {
   invoice: invoiceEvents,
   quote: quoteEvents,
   subscription: subscriptionEvents,
+  customer_entitlements: entitlementsEvents,
   usage_event: usageEventEvents,
 };
 

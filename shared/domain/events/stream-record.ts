@@ -7,6 +7,7 @@ import { publishMetrics } from '../../observability/metrics';
 import { scheduleEmails } from '../../email/schedule';
 import { scheduleDeliveries } from '../webhooks/schedule-deliveries';
 import { workspaceOf } from '../../db/keys';
+import { deriveEntitlements } from '../entitlements/stream';
 import { changeTime, mapChange } from './map-change';
 import { recordEvents } from './record-events';
 
@@ -21,6 +22,7 @@ export const image = (raw: unknown): Image | undefined => (raw ? unmarshall(raw 
 export async function processRecord(record: DynamoDBRecord): Promise<void> {
   const before = image(record.dynamodb?.OldImage);
   const after = image(record.dynamodb?.NewImage);
+  await deriveEntitlements(before, after, record.eventID ?? 'stream');
   const events = mapChange(before, after);
   if (events.length === 0) return;
   const workspaceId = workspaceOf((after ?? before)?.pk);

@@ -12,6 +12,8 @@ import { checkPendingCharge } from '../payments/stripe/intents';
 import { billSubscription } from '../subscriptions/billing';
 import { billSubscriptionsTogether } from '../subscriptions/billing-batch';
 import { SUBSCRIPTION_BILLING } from '../subscriptions/subscription';
+import { PLAN_MIGRATION_WORK } from '../plans/migration';
+import { processMigration } from '../plans/migrate';
 import { autoLoadWallet } from '../wallets/operations';
 import { AUTO_LOAD } from '../wallets/schedule';
 import type { DueFilter, DueItem } from './due-item';
@@ -27,6 +29,7 @@ export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promis
   [GRACE_PERIOD]: (ctx, _key, id) => endGracePeriod(ctx, id),
   [PENDING_CHECK]: (ctx, _key, id) => checkPendingCharge(ctx, id),
   [SUBSCRIPTION_BILLING]: (ctx, _key, id) => billSubscription(ctx, id),
+  [PLAN_MIGRATION_WORK]: (ctx, _key, id) => processMigration(ctx, id),
 };
 
 /**

@@ -43,6 +43,10 @@ export interface BillingStep {
 
 const dateOf = (iso: string) => iso.slice(0, 10);
 
+/** A migration at the next period (docs/plans.md) takes effect with its scheduled products: the version moves with them. */
+const planVersionAfter = (s: SubscriptionItem) =>
+  s.scheduled_plan_version_id ? { plan_version_id: s.scheduled_plan_version_id, scheduled_plan_version_id: null } : {};
+
 /**
  * A metered product at one billing date (pure; its usage read before, see metered.ts): the arrears line of the period
  * that just ended (left out at 0 units), a late-usage line for each earlier invoiced period whose usage is now priced
@@ -127,7 +131,7 @@ export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string, usage: U
   const { taken, left } = creditUse(lines, own, credits);
   const issues = lines.some((l) => l.gross > 0);
   const base = {
-    ...withoutSchedule(s), products, scheduled_products: null, billing_index: j + 1, first_invoice_issued: s.first_invoice_issued || issues,
+    ...withoutSchedule(s), products, scheduled_products: null, ...planVersionAfter(s), billing_index: j + 1, first_invoice_issued: s.first_invoice_issued || issues,
     advance_billed: !ending && !silent, pending_proration: left.length > 0 ? { lines: [], credits: left } : silent ? (s.pending_proration ?? null) : null,
     updated_at: now, _version: s._version + 1,
   };

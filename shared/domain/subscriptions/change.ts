@@ -21,6 +21,26 @@ export interface ChangeInput {
   proration_behavior?: ProrationBehavior;
 }
 
+/**
+ * A plan migration's change (docs/plans.md): `applies` decides on the subscription read (a retried or repeated
+ * migration finds it moved already and changes nothing); the move is marked in the same conditioned write.
+ */
+export interface PlanMove {
+  plan_version_id: string;
+  migration_id: string;
+  applies: (current: SubscriptionItem) => boolean;
+}
+
+/**
+ * The plan members a change writes: a migration's version, now or with the products it schedules; any other change
+ * replaces a scheduled migration (its products are the ones scheduled from now on) and keeps the version it was on.
+ */
+export const planVersionFields = (later: boolean, move?: PlanMove): Partial<SubscriptionItem> => {
+  if (!move) return { scheduled_plan_version_id: null };
+  const mark = { last_migration_id: move.migration_id };
+  return later ? { ...mark, scheduled_plan_version_id: move.plan_version_id } : { ...mark, plan_version_id: move.plan_version_id, scheduled_plan_version_id: null };
+};
+
 /** A period is running and billed (the current one started at a billing date): a change now prorates within it. */
 const running = (s: SubscriptionItem) => (s.status === 'active' || s.status === 'paused') && s.billing_index >= 1;
 
@@ -80,7 +100,7 @@ interface PlannedChange {
  * The decision of a change of products (shared by the change and its preview, so a preview shows exactly what the
  * change would do): checked as at creation, applied now (prorated) or at the next billing date.
  */
-async function planChange(ctx: Ctx, current: SubscriptionItem, input: ChangeInput & { products: SubscriptionProductInput[] }): Promise<PlannedChange> {
+async function planChange(ctx: Ctx, current: SubscriptionItem, input: ChangeInput & { products: SubscriptionProductInput[] }, move?: PlanMove): Promise<PlannedChange> {
   const checked = await checkedChange(ctx, current, input.products);
   const now = ctx.clock.now().toISOString();
   const checks = checked.productIds.map((productId) => productUsableCheck(ctx, productId));
@@ -90,6 +110,7 @@ async function planChange(ctx: Ctx, current: SubscriptionItem, input: ChangeInpu
   const later = input.effective === 'next_period' && running(current);
   if (!later && running(current)) assertMeteredKept(current.products, checked.products);
   const next: SubscriptionItem = later ? { ...base, scheduled_products: checked.products } : { ...base, products: checked.products, scheduled_products: null };
+  Object.assign(next, planVersionFields(later, move));
   next.lf = subscriptionListFields(next);
   const window = { starts_at: current.current_period_started_at, ends_at: current.current_period_ends_at, at: now };
   const proration = later || !running(current) ? NO_PRORATION : prorate(current.products, checked.products, window, current.advance_billed ?? true);
@@ -104,13 +125,14 @@ async function planChange(ctx: Ctx, current: SubscriptionItem, input: ChangeInpu
  * `collection_method` is a plain setting, not a change of products: written at once (with the products when given),
  * it applies to the invoices issued from then on (docs/collection.md).
  */
-export async function changeSubscription(ctx: Ctx, id: string, input: ChangeInput): Promise<Subscription> {
+export async function changeSubscription(ctx: Ctx, id: string, input: ChangeInput, move?: PlanMove): Promise<Subscription> {
   assertSomethingToChange(input);
   if (input.products === undefined) return changeCollectionMethod(ctx, id, input.collection_method!);
   const products = input.products;
   return retryChange(async () => {
     const current = await changeable(ctx, id);
-    const { next, proration, checks } = await planChange(ctx, current, { ...input, products });
+    if (move && !move.applies(current)) return toSubscription(current);
+    const { next, proration, checks } = await planChange(ctx, current, { ...input, products }, move);
     const behavior = input.proration_behavior ?? 'create_invoice';
     const now = next.updated_at;
     await settle(ctx, { current, next, proration, behavior, period: { starts_at: now, ends_at: current.current_period_ends_at }, summary: false, checks });

@@ -1,7 +1,8 @@
 import type { Ctx } from '../../context';
 import { transactWrite } from '../../db/transactions';
 import { retryOnRace } from '../../db/items';
-import { RuleViolation } from '../../errors';
+import { InvalidRequest, RuleViolation } from '../../errors';
+import { versionToSubscribe } from '../plans/read';
 import { redemptionsFor } from '../invoices/coupons';
 import { isFirstOrderForCode } from '../invoices/read';
 import { findCustomerItem } from '../customers/read';
@@ -12,7 +13,10 @@ import type { CollectionMethod } from '../collection/settings';
 
 export interface CreateSubscriptionInput {
   customer_id: string;
-  products: SubscriptionProductInput[];
+  /** Its products, or those of a plan version (`plan_id` / `plan_version_id`): one or the other. */
+  products?: SubscriptionProductInput[];
+  plan_id?: string;
+  plan_version_id?: string;
   /** Default: now. */
   starts_at?: string;
   trial_ends_at?: string | null;
@@ -29,18 +33,31 @@ export interface CreateSubscriptionInput {
  * (`prepareSubscription`), so both paths give the same subscription; the coupons and promotion code are redeemed in
  * the same transaction (as a signature redeems its quote's code). Answers as `GET /v2/subscriptions/{id}`.
  */
-export async function createSubscription(ctx: Ctx, input: CreateSubscriptionInput): Promise<Subscription> {
+export async function createSubscription(ctx: Ctx, given: CreateSubscriptionInput): Promise<Subscription> {
+  const input = await withPlanProducts(ctx, given);
   const id = await retryOnRace(async () => {
     const coupons = await redemptionsOf(ctx, input);
     const { subscription, items } = await prepareSubscription(ctx, {
       customer_id: input.customer_id, starts_at: input.starts_at ?? ctx.clock.now().toISOString(), products: input.products,
       invoicing_entity_id: input.invoicing_entity_id, trial_ends_at: input.trial_ends_at ?? null, coupons: coupons.terms,
-      collection_method: input.collection_method ?? null,
+      collection_method: input.collection_method ?? null, plan: input.plan,
     });
     await transactWrite([...items, ...coupons.items]);
     return subscription.id;
   });
   return getSubscription(ctx, id);
+}
+
+/** `products`, or the products of the plan version named (docs/plans.md), never both. */
+async function withPlanProducts(ctx: Ctx, input: CreateSubscriptionInput) {
+  const byPlan = input.plan_id !== undefined || input.plan_version_id !== undefined;
+  if (byPlan === (input.products !== undefined)) {
+    const message = byPlan ? 'give products or a plan (plan_id / plan_version_id), not both' : 'needs products, or plan_id / plan_version_id';
+    throw new InvalidRequest(`Invalid subscription: ${message}.`, [{ path: 'body.products', message }]);
+  }
+  if (!byPlan) return { ...input, products: input.products!, plan: undefined };
+  const version = await versionToSubscribe(ctx, input.plan_id, input.plan_version_id);
+  return { ...input, products: version.products, plan: { plan_id: version.plan_id, plan_version_id: version.id } };
 }
 
 async function redemptionsOf(ctx: Ctx, input: CreateSubscriptionInput) {
@@ -50,6 +67,6 @@ async function redemptionsOf(ctx: Ctx, input: CreateSubscriptionInput) {
   if (customer.deleted_at) throw new RuleViolation('customer_not_found', `No customer with id '${customer.id}' (or it is deleted).`);
   return redemptionsFor(ctx, {
     couponIds: input.coupon_ids ?? [], promotionCode: input.promotion_code, customerId: customer.id,
-    productIds: [...new Set(input.products.map((p) => p.product_id))], currency: customer.currency, isFirstOrder: await isFirstOrderForCode(ctx, customer.id, input.promotion_code),
+    productIds: [...new Set(input.products!.map((p) => p.product_id))], currency: customer.currency, isFirstOrder: await isFirstOrderForCode(ctx, customer.id, input.promotion_code),
   });
 }

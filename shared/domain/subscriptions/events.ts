@@ -15,7 +15,8 @@ const settings = (s: SubscriptionItem) => ({
  * `subscription.trial_ended`); `subscription.trial_ending` when the scheduler marks its trial's end near;
  * `subscription.paused` / `subscription.resumed` on a pause and a resume; `subscription.cancelled` when it becomes
  * cancelled (at once, or at the end of its period); `subscription.updated` when its products, its scheduled change or
- * its cancellation at period end change. A billing run moving the period is not an update. Data: the public
+ * its cancellation at period end change; `subscription.migrated` when a plan migration moves it (now, or its
+ * scheduled change). A billing run moving the period is not an update. Data: the public
  * subscription.
  */
 export function subscriptionEvents(before: SubscriptionItem | undefined, after: SubscriptionItem | undefined): EventDraft[] {
@@ -30,5 +31,7 @@ export function subscriptionEvents(before: SubscriptionItem | undefined, after: 
   if (before.status === 'paused' && after.status === 'active') events.push({ type: 'subscription.resumed', data });
   if (before.status !== after.status && after.status === 'active' && before.status !== 'paused') events.push({ type: 'subscription.activated', data });
   if (before.status !== after.status && after.status === 'cancelled') events.push({ type: 'subscription.cancelled', data });
+  // The write that marks a plan migration is its move, written once per (migration, subscription): docs/plans.md.
+  if (after.last_migration_id && after.last_migration_id !== before.last_migration_id) events.push({ type: 'subscription.migrated', data });
   return events;
 }

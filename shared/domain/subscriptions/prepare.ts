@@ -26,6 +26,7 @@ import {
 } from './subscription';
 import { isTimeZone, UTC_ZONE } from './calendar';
 import { findSubscriptionItem, putOnVersion, summaryAlso } from './write';
+import { planMemberKeys } from './plan-members';
 
 export interface SubscriptionProductInput {
   product_id: string;
@@ -47,6 +48,8 @@ export interface NewSubscriptionInput {
   trial_ends_at?: string | null;
   /** Null or absent: the customer's (docs/collection.md). */
   collection_method?: CollectionMethod | null;
+  /** The plan version `products` come from (docs/plans.md): recorded, and the subscription joins the plan's list. */
+  plan?: { plan_id: string; plan_version_id: string };
 }
 
 /** The new full product list of a subscription. */
@@ -81,7 +84,7 @@ interface CheckedProducts {
  * in `currency`, priceable at the quantity (bps prices need an amount per unit: not in subscriptions), and the
  * recurring ones sharing one billing interval (`expected`, when the subscription has one already). One round of reads.
  */
-async function checkProducts(
+export async function checkProducts(
   ctx: Ctx, inputs: SubscriptionProductInput[], currency: string, existing?: { interval: RecurringInterval; productIds: Set<string> },
 ): Promise<CheckedProducts> {
   if (!Array.isArray(inputs) || inputs.length === 0) {
@@ -254,7 +257,9 @@ export async function prepareSubscription(ctx: Ctx, input: NewSubscriptionInput)
     currency: customer.currency,
     invoicing_entity_id: entityId,
     quote_id: input.quote_id ?? null,
-    plan_id: null,
+    plan_id: input.plan?.plan_id ?? null,
+    plan_version_id: input.plan?.plan_version_id ?? null,
+    ...(input.plan && planMemberKeys(ctx, input.plan.plan_id, now, id)),
     checkout_session_id: null,
     billing_interval: checked.interval,
     products: checked.products,

@@ -72,6 +72,12 @@ export interface SubscriptionItem extends StoredItem {
   invoicing_entity_id: string;
   quote_id: string | null;
   plan_id: string | null;
+  /** The plan version it was created from or last migrated to (docs/plans.md); null without a plan. */
+  plan_version_id?: string | null;
+  /** With `scheduled_products` from a migration at the next period: the version they are (null otherwise). */
+  scheduled_plan_version_id?: string | null;
+  /** The last plan migration that moved it: set in the same conditioned write as the move, so it happens once. */
+  last_migration_id?: string | null;
   checkout_session_id: string | null;
   billing_interval: RecurringInterval;
   products: StoredSubscriptionProduct[];
@@ -210,6 +216,7 @@ export const toSubscription = (s: SubscriptionItem) => ({
   invoicing_entity_id: s.invoicing_entity_id,
   quote_id: s.quote_id,
   plan_id: s.plan_id,
+  plan_version_id: s.plan_version_id ?? null,
   checkout_session_id: s.checkout_session_id,
   billing_interval: s.billing_interval,
   products: s.products.map(toProduct),
@@ -222,7 +229,9 @@ export const toSubscription = (s: SubscriptionItem) => ({
   paused_at: s.paused_at ?? null,
   pause_billing: s.pause_billing ?? null,
   collection_method: s.collection_method ?? null,
-  scheduled_change: s.scheduled_products ? { effective_at: s.next_billing_at, products: s.scheduled_products.map(toProduct) } : null,
+  scheduled_change: s.scheduled_products
+    ? { effective_at: s.next_billing_at, products: s.scheduled_products.map(toProduct), plan_version_id: s.scheduled_plan_version_id ?? null }
+    : null,
   current_period_started_at: s.current_period_started_at,
   current_period_ends_at: s.current_period_ends_at,
   next_billing_at: s.next_billing_at,

@@ -11,6 +11,7 @@ import { mcpFixtures } from './mcp';
 import { meteringFixtures } from './metering';
 import { oauthFixtures } from './oauth';
 import { pageFixtures } from './pages';
+import { planFixtures } from './plans';
 import { paymentMethodFixtures } from './payment-methods';
 import { paymentProviderFixtures } from './payment-providers';
 import { promotionCodeFixtures } from './promotion-codes';
@@ -30,6 +31,7 @@ const areas: AreaFixtures[] = [
   couponFixtures, promotionCodeFixtures,
   quoteFixtures,
   subscriptionFixtures,
+  planFixtures,
   invoiceFixtures,
   walletFixtures,
   creditFixtures,
