@@ -17,6 +17,7 @@ import { promotionCodeRoutes } from './promotion-codes/routes';
 import { quoteRoutes } from './quotes/routes';
 import type { RouteDefinition } from './route-definition';
 import { subscriptionRoutes } from './subscriptions/routes';
+import { testClockRoutes } from './test-clocks/routes';
 import { walletRoutes } from './wallets/routes';
 import { webhookRoutes } from './webhooks/routes';
 
@@ -44,6 +45,7 @@ export const routes: RouteDefinition[] = [
   ...webhookRoutes,
   ...oauthRoutes,
   ...identityRoutes,
+  ...testClockRoutes,
   ...pageRoutes,
   ...mcpRoutes,
 ];

@@ -1,6 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { eachLimited, pushTo } from '../../concurrency';
-import { makeCtx } from '../../context';
+import { workspaceCtx } from '../test-clocks/workspace-clock';
 import { workspaceOf } from '../../db/keys';
 import { image } from '../events/stream-record';
 import { applyUsageChanges, type UsageChange } from './apply-usage';
@@ -41,7 +41,7 @@ export function usageChanges(records: readonly DynamoDBRecord[]): Map<string, Us
  */
 export async function applyUsageRecords(records: readonly DynamoDBRecord[]): Promise<void> {
   await eachLimited([...usageChanges(records)], PARALLEL_WORKSPACES, async ([workspace, changes]) => {
-    const ctx = makeCtx(workspace, 'stream-usage');
+    const ctx = await workspaceCtx(workspace, 'stream-usage'); // on its test clock, if it has one
     const aggregators = await listAggregatorItems(ctx);
     await applyUsageChanges(ctx, aggregators, changes);
     // Idempotent per event id too (a marker in each balance's transaction), so a retried batch consumes nothing twice.
