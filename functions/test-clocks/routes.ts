@@ -25,7 +25,9 @@ export const testClockRoutes: RouteDefinition[] = [
     id: 'advanceTestClock', method: 'POST', path: '/v1/test-clocks/{id}/advance', handler: 'functions/test-clocks/advance.ts', scope: 'write', tag,
     summary: 'Advance a test clock',
     description: 'Moves the clock forward to `frozen_time`, running the workspace\'s scheduled work (renewals, trials, dunning, expiries) as it comes due on the way, each at its own time, through the scheduled run\'s own code. One advance at a time (409 while another runs); a `frozen_time` not after the clock\'s is 400.',
-    request: { path: idPath, body: testClockAdvanceBody }, response: { status: 200, schema: testClockResource }, indexes: ['gsi4'],
+    request: { path: idPath, body: testClockAdvanceBody }, response: { status: 200, schema: testClockResource },
+    // Its own index, and those the scheduled work it runs queries (the worker's).
+    indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4'],
   },
   {
     id: 'deleteTestClock', method: 'DELETE', path: '/v1/test-clocks/{id}', handler: 'functions/test-clocks/delete.ts', scope: 'write', tag,

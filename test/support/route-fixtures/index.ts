@@ -16,6 +16,7 @@ import { promotionCodeFixtures } from './promotion-codes';
 import { quoteFixtures } from './quotes';
 import type { AreaFixtures } from './types';
 import { subscriptionFixtures } from './subscriptions';
+import { testClockFixtures } from './test-clocks';
 import { walletFixtures } from './wallets';
 import { webhookFixtures } from './webhooks';
 
@@ -36,6 +37,7 @@ const areas: AreaFixtures[] = [
   webhookFixtures,
   oauthFixtures,
   identityFixtures,
+  testClockFixtures,
   pageFixtures,
   mcpFixtures,
 ];
