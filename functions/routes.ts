@@ -17,6 +17,7 @@ import { promotionCodeRoutes } from './promotion-codes/routes';
 import { quoteRoutes } from './quotes/routes';
 import type { RouteDefinition } from './route-definition';
 import { subscriptionRoutes } from './subscriptions/routes';
+import { billingTermsRoutes } from './subscriptions/billing-terms-routes';
 import { testClockRoutes } from './test-clocks/routes';
 import { walletRoutes } from './wallets/routes';
 import { webhookRoutes } from './webhooks/routes';
@@ -46,6 +47,7 @@ export const routes: RouteDefinition[] = [
   ...oauthRoutes,
   ...identityRoutes,
   ...testClockRoutes,
+  ...billingTermsRoutes,
   ...pageRoutes,
   ...mcpRoutes,
 ];
