@@ -14,5 +14,10 @@ async function clockOf(client: Client): Promise<string> {
 
 export const testClockFixtures: AreaFixtures = {
   resources: { '/v1/test-clocks/{id}': clockOf },
-  bodies: { createTestClock: { frozen_time: '2031-01-01T00:00:00Z', name: 'Fixture' }, advanceTestClock: { frozen_time: '2099-01-01T00:00:00Z' } },
+  bodies: {
+    createTestClock: { frozen_time: '2031-01-01T00:00:00Z', name: 'Fixture' },
+    advanceTestClock: { frozen_time: '2099-01-01T00:00:00Z' },
+    // A subscription's billing terms (its resource is the subscriptions' fixture).
+    setSubscriptionBillingTerms: { billing_thresholds: { amount_gte: 10_000 }, minimum_invoice_fee: 1_000 },
+  },
 };
