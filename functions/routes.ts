@@ -1,4 +1,5 @@
 import { aggregatorRoutes } from './aggregators/routes';
+import { alertRoutes } from './alerts/routes';
 import { catalogRoutes } from './catalog/routes';
 import { couponRoutes } from './coupons/routes';
 import { creditRoutes } from './credits/routes';
@@ -48,6 +49,7 @@ export const routes: RouteDefinition[] = [
   ...identityRoutes,
   ...testClockRoutes,
   ...billingTermsRoutes,
+  ...alertRoutes,
   ...pageRoutes,
   ...mcpRoutes,
 ];

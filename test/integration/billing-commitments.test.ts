@@ -106,3 +106,37 @@ describe('commitments', () => {
     await client.delete(`/v1/test-clocks/${clockId}`);
   }, 180_000);
 });
+
+describe('alerts', () => {
+  it('emit alert.triggered once per customer, threshold and billing period as usage crosses them', async () => {
+    const { client, clockId, customer, metered } = await meteredSetup();
+    const aggregator = (await client.get(`/v1/products/${metered.product_id}`)).body.aggregator_id as string;
+    await subscribe(client, { customer_id: customer.id, starts_at: T0, products: [{ ...metered, quantity: 1 }] });
+    const usage = await client.post('/v1/alerts', { name: 'Heavy user', type: 'usage', aggregator_id: aggregator, thresholds: [200, 100] });
+    expect(usage.body).toMatchObject({ object: 'alert', type: 'usage', aggregator_id: aggregator, customer_id: null, thresholds: [100, 200] });
+    const spend = await client.post('/v1/alerts', { name: 'Spend', type: 'spend', customer_id: customer.id, thresholds: [1_500] });
+    expect((await client.post('/v1/alerts', { name: 'No meter', type: 'usage', thresholds: [1] })).body.code).toBe('aggregator_required');
+    expect((await client.get('/v1/alerts')).body.data.map((a: { id: string }) => a.id).sort()).toEqual([usage.body.id, spend.body.id].sort());
+
+    await advance(client, clockId, plus(T0, 24 * HOUR));
+    await ingest(client, customer.id, plus(T0, HOUR), 150); // usage 150: crosses 100; spend 1,500: crosses 1,500
+    await ingest(client, customer.id, plus(T0, 2 * HOUR), 10); // 160: nothing new
+    await ingest(client, customer.id, plus(T0, 3 * HOUR), 60); // 220: crosses 200
+    const t1 = monthsAfter(T0, 1);
+    await advance(client, clockId, plus(t1, 24 * HOUR));
+    await ingest(client, customer.id, plus(t1, HOUR), 120); // the next period: crosses 100 again
+
+    const reply = await client.get('/v1/webhooks/messages?limit=250&event_types=alert.triggered');
+    const triggered = (reply.body.data as Array<{ payload: { data: { alert_id: string; threshold: number; period_starts_at: string; customer_id: string } } }>)
+      .map((m) => m.payload.data).map((d) => [d.alert_id === usage.body.id ? 'usage' : 'spend', d.threshold, d.period_starts_at, d.customer_id]).sort();
+    expect(triggered).toEqual([
+      ['spend', 1_500, T0, customer.id],
+      ['usage', 100, T0, customer.id],
+      ['usage', 100, t1, customer.id],
+      ['usage', 200, T0, customer.id],
+    ].sort());
+    expect((await client.delete(`/v1/alerts/${usage.body.id}`)).status).toBe(200);
+    expect((await client.get(`/v1/alerts/${usage.body.id}`)).status).toBe(404);
+    await client.delete(`/v1/test-clocks/${clockId}`);
+  }, 180_000);
+});

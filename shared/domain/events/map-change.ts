@@ -11,6 +11,7 @@ import { promotionCodeEvents } from '../promotion-codes/events';
 import { quoteEvents } from '../quotes/events';
 import { subscriptionEvents } from '../subscriptions/events';
 import { usageEventEvents } from '../metering/events';
+import { alertTriggerEvents } from '../alerts/events';
 import type { EventDraft } from './catalog';
 
 type Image = Record<string, unknown>;
@@ -35,6 +36,7 @@ const MAPPERS: Record<string, Mapper> = {
   quote: quoteEvents,
   subscription: subscriptionEvents,
   usage_event: usageEventEvents,
+  alert_trigger: alertTriggerEvents,
 };
 
 /** The one pure function of DESIGN.md §6: an item change (old image, new image) → the events it means. */

@@ -1,5 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { eachLimited, pushTo } from '../../concurrency';
+import { checkAlerts } from '../alerts/alert-check';
 import { billThresholdCrossings } from '../subscriptions/threshold-billing';
 import { workspaceCtx } from '../test-clocks/workspace-clock';
 import { workspaceOf } from '../../db/keys';
@@ -47,7 +48,9 @@ export async function applyUsageRecords(records: readonly DynamoDBRecord[]): Pro
     await applyUsageChanges(ctx, aggregators, changes);
     // Idempotent per event id too (a marker in each balance's transaction), so a retried batch consumes nothing twice.
     await consumeCreditsForUsage(ctx, aggregators, changes);
-    // Then what the new aggregates cross: billing thresholds (docs/usage-billing.md, "Thresholds").
-    await billThresholdCrossings(ctx, new Set(changes.map((c) => (c.after ?? c.before)!.customer_id)));
+    // Then what the new aggregates cross: billing thresholds and alerts (docs/usage-billing.md).
+    const customers = new Set(changes.map((c) => (c.after ?? c.before)!.customer_id));
+    await billThresholdCrossings(ctx, customers);
+    await checkAlerts(ctx, customers);
   });
 }

@@ -13,11 +13,15 @@ async function clockOf(client: Client): Promise<string> {
 }
 
 export const testClockFixtures: AreaFixtures = {
-  resources: { '/v1/test-clocks/{id}': clockOf },
+  resources: {
+    '/v1/test-clocks/{id}': clockOf,
+    '/v1/alerts/{id}': async (client) => (await client.post('/v1/alerts', { name: 'Spend', type: 'spend', thresholds: [1_000] })).body.id,
+  },
   bodies: {
     createTestClock: { frozen_time: '2031-01-01T00:00:00Z', name: 'Fixture' },
     advanceTestClock: { frozen_time: '2099-01-01T00:00:00Z' },
     // A subscription's billing terms (its resource is the subscriptions' fixture).
+    createAlert: { name: 'Spend', type: 'spend', thresholds: [1_000, 5_000] },
     setSubscriptionBillingTerms: { billing_thresholds: { amount_gte: 10_000 }, minimum_invoice_fee: 1_000 },
   },
 };
