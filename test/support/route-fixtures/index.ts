@@ -16,7 +16,7 @@ import { promotionCodeFixtures } from './promotion-codes';
 import { quoteFixtures } from './quotes';
 import type { AreaFixtures } from './types';
 import { subscriptionFixtures } from './subscriptions';
-import { testClockFixtures } from './test-clocks';
+import { testClockFixtures } from './clocks-terms-alerts';
 import { walletFixtures } from './wallets';
 import { webhookFixtures } from './webhooks';
 
