@@ -2,7 +2,7 @@
  * npm run cli -- <command>: workspaces and API keys, against the local table (the one `npm start` runs) or, with
  * --table and AWS credentials, a deployed one (its name is the stack's `TableName` output). docs/identity.md.
  *
- *   workspace create --name "Acme" [--id ws_acme]      a workspace and its first API key (read write admin)
+ *   workspace create --name "Acme" [--id ws_acme] [--test]   a workspace and its first API key (read write admin); --test: a test-mode one
  *   api-keys create --workspace ws_… --name CI [--scopes read,write] [--expires-at 2027-01-01T00:00:00Z]
  *   api-keys list --workspace ws_…
  *   api-keys revoke --workspace ws_… --id key_…
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { localDir } from '../lib/local/paths';
 import { parseCommandLine, usageError } from './command-line';
 
-const usage = `usage: npm run cli -- workspace create --name <name> [--id ws_…]
+const usage = `usage: npm run cli -- workspace create --name <name> [--id ws_…] [--test]
        npm run cli -- api-keys create --workspace ws_… --name <name> [--scopes read,write,admin] [--expires-at <ISO date-time>]
        npm run cli -- api-keys list --workspace ws_…
        npm run cli -- api-keys revoke --workspace ws_… --id key_…
@@ -26,7 +26,7 @@ const { values, positionals } = parseCommandLine(usage, {
   allowPositionals: true,
   options: {
     name: { type: 'string' }, id: { type: 'string' }, workspace: { type: 'string' }, scopes: { type: 'string' },
-    'expires-at': { type: 'string' }, table: { type: 'string' }, region: { type: 'string' }, env: { type: 'string' },
+    'expires-at': { type: 'string' }, table: { type: 'string' }, region: { type: 'string' }, env: { type: 'string' }, test: { type: 'boolean' },
   },
 });
 
@@ -71,7 +71,7 @@ try {
   switch (positionals.join(' ')) {
     case 'workspace create': {
       if (!values.name) fail('--name is required');
-      const { workspace, apiKey } = await createWorkspace(values.name, values.id);
+      const { workspace, apiKey } = await createWorkspace(values.name, values.id, undefined, values.test ? 'test' : 'live');
       print({ workspace, api_key: apiKey });
       console.error(`\nThe key is shown once; keep it. Try:\n  curl -H "Authorization: Bearer ${apiKey.key}" <ApiUrl>/v1/customers`);
       break;

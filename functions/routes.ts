@@ -1,5 +1,6 @@
 import { aggregatorRoutes } from './aggregators/routes';
 import { analyticsRoutes } from './analytics/routes';
+import { alertRoutes } from './alerts/routes';
 import { catalogRoutes } from './catalog/routes';
 import { couponRoutes } from './coupons/routes';
 import { creditRoutes } from './credits/routes';
@@ -20,6 +21,8 @@ import type { RouteDefinition } from './route-definition';
 import { subscriptionRoutes } from './subscriptions/routes';
 import { planRoutes } from './plans/routes';
 import { featureRoutes } from './features/routes';
+import { billingTermsRoutes } from './subscriptions/billing-terms-routes';
+import { testClockRoutes } from './test-clocks/routes';
 import { walletRoutes } from './wallets/routes';
 import { webhookRoutes } from './webhooks/routes';
 
@@ -50,6 +53,9 @@ export const routes: RouteDefinition[] = [
   ...webhookRoutes,
   ...oauthRoutes,
   ...identityRoutes,
+  ...testClockRoutes,
+  ...billingTermsRoutes,
+  ...alertRoutes,
   ...pageRoutes,
   ...mcpRoutes,
 ];

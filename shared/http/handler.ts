@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Ctx } from '../context';
+import { onWorkspaceClock } from '../domain/test-clocks/workspace-clock';
 import { linkKeyReady } from '../pages/link-key';
 import { errorMapping } from './errors';
 import { requestLog } from '../observability/request-log';
@@ -43,22 +44,26 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
   replay?: Replay<HandlerInput<Body, Query, Path>>,
 ) {
   const contexts = new WeakMap<object, Ctx>();
+  const clocked = new WeakMap<object, Ctx>();
   const limiter = rateLimiter<HttpEvent>(route, (event) => contexts.get(event));
   const stack = middy<HttpEvent, APIGatewayProxyResultV2>()
     // First, so that it sees the final response (its after and onError run last): one log line per request.
     .use(requestLog(route))
     .use({
       before: async ({ event }) => {
-        contexts.set(event, requestCtx(event, route.scope));
+        const ctx = requestCtx(event, route.scope);
+        contexts.set(event, ctx);
+        // Rates count in real time; everything else reads the workspace's clock (a test clock's, docs/test-clocks.md).
         // Invoices and quotes carry signed links to their hosted pages: the key is read once per instance.
-        await linkKeyReady();
+        const [onClock] = await Promise.all([onWorkspaceClock(ctx), linkKeyReady()]);
+        clocked.set(event, onClock);
       },
     })
     .use(limiter.middleware)
     .use({
       before: ({ event }) => {
         const parts = requestParts(route, event);
-        inputs.set(event, { ctx: contexts.get(event)!, ...parts, headers: event.headers, sourceIp: event.requestContext.http?.sourceIp });
+        inputs.set(event, { ctx: clocked.get(event)!, ...parts, headers: event.headers, sourceIp: event.requestContext.http?.sourceIp });
       },
     })
     .use(idempotency(route, (event) => inputs.get(event), replay as Replay | undefined))

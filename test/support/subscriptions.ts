@@ -1,23 +1,23 @@
 import { runDueWork } from '../../shared/domain/schedules/run-due';
-import { makeCtx } from '../../shared/context';
 import { transactWrite } from '../../shared/db/transactions';
 import { prepareSubscription, prepareSubscriptionUpdate, type NewSubscriptionInput, type SubscriptionProductInput } from '../../shared/domain/subscriptions/prepare';
 import { toSubscription, type Subscription } from '../../shared/domain/subscriptions/subscription';
+import { workspaceCtx } from '../../shared/domain/test-clocks/workspace-clock';
 import type { Client } from './api';
 
 /**
  * Subscriptions come from signed quotes; until a test signs one, this writes one the way a signature does:
- * `prepareSubscription`'s items in one transaction, in the client's workspace, at the process clock's now.
+ * `prepareSubscription`'s items in one transaction, in the client's workspace, at its now (its test clock's, if any).
  */
 export async function subscribe(client: Client, input: NewSubscriptionInput): Promise<Subscription> {
-  const { subscription, items } = await prepareSubscription(makeCtx(client.workspace, 'test'), input);
+  const { subscription, items } = await prepareSubscription(await workspaceCtx(client.workspace, 'test'), input);
   await transactWrite(items);
   return toSubscription(subscription);
 }
 
 /** The same for a subscription_update quote: the new full product list. */
 export async function changeSubscription(client: Client, id: string, products: SubscriptionProductInput[]): Promise<Subscription> {
-  const { subscription, items } = await prepareSubscriptionUpdate(makeCtx(client.workspace, 'test'), id, { products });
+  const { subscription, items } = await prepareSubscriptionUpdate(await workspaceCtx(client.workspace, 'test'), id, { products });
   await transactWrite(items);
   return toSubscription(subscription);
 }

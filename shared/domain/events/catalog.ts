@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'credit.expiration_transaction_created', 'credit.low_balance', 'credit.balance_at_zero',
   'payment_method.created', 'payment_method.deleted', 'payment_method.expiring',
   'event.price_calculated',
+  'alert.triggered',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -12,6 +12,7 @@ import { quoteEvents } from '../quotes/events';
 import { subscriptionEvents } from '../subscriptions/events';
 import { usageEventEvents } from '../metering/events';
 import { entitlementsEvents } from '../entitlements/events';
+import { alertTriggerEvents } from '../alerts/events';
 import type { EventDraft } from './catalog';
 
 type Image = Record<string, unknown>;
@@ -37,6 +38,7 @@ const MAPPERS: Record<string, Mapper> = {
   subscription: subscriptionEvents,
   customer_entitlements: entitlementsEvents,
   usage_event: usageEventEvents,
+  alert_trigger: alertTriggerEvents,
 };
 
 /** The one pure function of DESIGN.md §6: an item change (old image, new image) → the events it means. */

@@ -1,6 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { eachLimited, pushTo } from '../../concurrency';
-import { makeCtx } from '../../context';
+import { checkAlerts } from '../alerts/alert-check';
+import { billThresholdCrossings } from '../subscriptions/threshold-billing';
+import { workspaceCtx } from '../test-clocks/workspace-clock';
 import { workspaceOf } from '../../db/keys';
 import { image } from '../events/stream-record';
 import { applyUsageChanges, type UsageChange } from './apply-usage';
@@ -41,10 +43,14 @@ export function usageChanges(records: readonly DynamoDBRecord[]): Map<string, Us
  */
 export async function applyUsageRecords(records: readonly DynamoDBRecord[]): Promise<void> {
   await eachLimited([...usageChanges(records)], PARALLEL_WORKSPACES, async ([workspace, changes]) => {
-    const ctx = makeCtx(workspace, 'stream-usage');
+    const ctx = await workspaceCtx(workspace, 'stream-usage'); // on its test clock, if it has one
     const aggregators = await listAggregatorItems(ctx);
     await applyUsageChanges(ctx, aggregators, changes);
     // Idempotent per event id too (a marker in each balance's transaction), so a retried batch consumes nothing twice.
     await consumeCreditsForUsage(ctx, aggregators, changes);
+    // Then what the new aggregates cross: billing thresholds and alerts (docs/usage-billing.md).
+    const customers = new Set(changes.map((c) => (c.after ?? c.before)!.customer_id));
+    await billThresholdCrossings(ctx, customers);
+    await checkAlerts(ctx, customers);
   });
 }

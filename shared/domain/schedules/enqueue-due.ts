@@ -1,16 +1,23 @@
+import { dueOnTestClocks } from './clock-due';
 import { dueSinceCursor, SCHEDULED_RUN_CURSOR } from './due-cursor';
 import { dueItemOf, findDueItems, type DueFilter, type DueItem } from './due-item';
 import type { DueQueue } from './due-queue';
 
-/** The pages a run reads: what came due since its cursor, or, limited to workspaces, everything due in them. */
+/**
+ * The pages a run reads: what came due since its cursor and on the test clocks (each workspace's up to its clock's
+ * time), or, limited to workspaces, everything due in them.
+ */
 async function* duePagesOf(now: Date, only?: DueFilter): AsyncGenerator<DueItem[]> {
   if (only?.workspaces) {
     yield* findDueItems(now, { workspaces: only.workspaces });
     return;
   }
-  for await (const page of dueSinceCursor(only?.cursor ?? SCHEDULED_RUN_CURSOR, now, only?.limits)) {
+  const cursor = only?.cursor ?? SCHEDULED_RUN_CURSOR;
+  for await (const page of dueSinceCursor(cursor, now, only?.limits)) {
     yield page.map(dueItemOf).filter((i): i is DueItem => !!i);
   }
+  // The stack's run only: a test's own cursor reads its own items (the table's clocks are other tests').
+  if (cursor === SCHEDULED_RUN_CURSOR) for await (const page of dueOnTestClocks()) yield page.map(dueItemOf).filter((i): i is DueItem => !!i);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { pushTo } from '../../concurrency';
-import { makeCtx, type Ctx } from '../../context';
+import type { Ctx } from '../../context';
 import type { Key } from '../../db/keys';
 import { collectInvoice } from '../collection/collect';
 import { COLLECTION } from '../collection/dunning';
@@ -14,6 +14,7 @@ import { billSubscriptionsTogether } from '../subscriptions/billing-batch';
 import { SUBSCRIPTION_BILLING } from '../subscriptions/subscription';
 import { PLAN_MIGRATION_WORK } from '../plans/migration';
 import { processMigration } from '../plans/migrate';
+import { workspaceCtx } from '../test-clocks/workspace-clock';
 import { autoLoadWallet } from '../wallets/operations';
 import { AUTO_LOAD } from '../wallets/schedule';
 import type { DueFilter, DueItem } from './due-item';
@@ -33,7 +34,8 @@ export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promis
 };
 
 /**
- * What a worker does with one queued item (the SQS worker function and the local queue alike). A kind this code
+ * What a worker does with one queued item (the SQS worker function and the local queue alike), on its workspace's
+ * clock (a test clock's time, docs/test-clocks.md). A kind this code
  * does not know (a message from a newer or older version) is logged and dropped, not retried.
  */
 export async function runDueItem(item: DueItem): Promise<void> {
@@ -42,7 +44,7 @@ export async function runDueItem(item: DueItem): Promise<void> {
     console.warn(JSON.stringify({ level: 'warn', scheduled: item.kind, id: item.id, workspace: item.workspace, message: 'unknown kind of due work: dropped' }));
     return;
   }
-  await work(makeCtx(item.workspace, `schedule:${item.kind}:${item.id}`), { pk: item.pk, sk: item.sk }, item.id);
+  await work(await workspaceCtx(item.workspace, `schedule:${item.kind}:${item.id}`), { pk: item.pk, sk: item.sk }, item.id);
 }
 
 /**
@@ -60,7 +62,7 @@ export async function runDueBatch(items: readonly DueItem[]): Promise<{ item: Du
       continue;
     }
     try {
-      const together = await billSubscriptionsTogether(makeCtx(workspace, `schedule:${SUBSCRIPTION_BILLING}:batch`), list.map((i) => i.id));
+      const together = await billSubscriptionsTogether(await workspaceCtx(workspace, `schedule:${SUBSCRIPTION_BILLING}:batch`), list.map((i) => i.id));
       const left = new Set(together.alone);
       alone.push(...list.filter((i) => left.has(i.id)));
     } catch {

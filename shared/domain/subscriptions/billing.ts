@@ -15,6 +15,8 @@ import {
   isMetered, meteredAmount, meteredUnits, periodClosedAt, readingKey, readMeteredUsage, usageDescription, usageReads,
   type InvoicedUsage, type MeteredUsage, type UsageReadings,
 } from './metered';
+import { committedCountLine, minimumFeeLine } from './commitments';
+import { recordOf, uninvoiced, uninvoicedLine } from './thresholds';
 import { summaryAlso, summaryUpdate, withoutSchedule } from './write';
 
 /** At most this many billing dates are processed per subscription and run; the rest waits for the next run. */
@@ -53,7 +55,7 @@ const planVersionAfter = (s: SubscriptionItem) =>
  * above what it was invoiced for (the difference; a decrease bills nothing), and the product with its records moved
  * on: the new period's added, each raised to what was billed now, the ones closed to late usage by `now` dropped.
  */
-function meteredStep(p: StoredSubscriptionProduct, previous: Period | null, usage: UsageReadings, now: string) {
+function meteredStep(p: StoredSubscriptionProduct, previous: Period | null, usage: UsageReadings, now: string, earlier = { amount: 0 }) {
   const reading = (period: Period): MeteredUsage => {
     const found = usage.get(readingKey(p.id, period));
     if (!found) throw new Error(`No usage read for subscription product '${p.id}' over ${period.starts_at} – ${period.ends_at}`);
@@ -61,7 +63,8 @@ function meteredStep(p: StoredSubscriptionProduct, previous: Period | null, usag
   };
   const lines: PricedLine[] = [];
   const records: InvoicedUsage[] = [];
-  for (const record of p.invoiced_usage ?? []) {
+  // A record of the period ending now was written by a threshold invoice: the period's own line bills the rest.
+  for (const record of (p.invoiced_usage ?? []).filter((r) => r.starts_at !== previous?.starts_at)) {
     const metered = reading(record);
     const amount = meteredAmount(p.price, metered);
     const units = meteredUnits(p.price, metered);
@@ -82,10 +85,13 @@ function meteredStep(p: StoredSubscriptionProduct, previous: Period | null, usag
   if (previous) {
     // The period that just ended comes first, before the late-usage lines of earlier ones.
     const ended = reading(previous);
-    const amount = meteredAmount(p.price, ended);
-    const units = meteredUnits(p.price, ended);
-    if (units > 0) lines.unshift(line(p, previous, { units, amount, description: [usageDescription(p, ended), p.description].filter((d) => !!d).join(' · ') }));
-    records.push({ ...previous, quantity: ended.quantity, units, amount });
+    const rest = uninvoicedLine(p, previous, ended, 'period');
+    const trueUp = committedCountLine(p, previous, ended);
+    lines.unshift(...(rest ? [rest] : []), ...(trueUp ? [trueUp] : []));
+    const before = recordOf(p, previous);
+    // What threshold invoices billed of the period: the minimum fee counts it with this invoice.
+    if (before) earlier.amount += before.amount;
+    records.push(uninvoiced(p, previous, ended).record);
   }
   const open = records.filter((r) => now < periodClosedAt(r.ends_at));
   return { lines, product: { ...p, invoiced_usage: open } };
@@ -118,11 +124,14 @@ export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string, usage: U
   const startsNow = ending || silent ? [] : upcoming.filter((p) => p.quantity > 0 && !isMetered(p));
   const advance = startsNow.filter((p) => p.fee_timing === 'in_advance' && p.billing_interval.period !== 'once').map((p) => line(p, current));
   const once = startsNow.filter((p) => p.billing_interval.period === 'once' && !p.billed);
-  const metered = silent ? new Map() : new Map(s.products.filter(isMetered).map((p) => [p.id, meteredStep(p, previous, usage, now)]));
+  const thresholdBilled = { amount: 0 };
+  const metered = silent ? new Map() : new Map(s.products.filter(isMetered).map((p) => [p.id, meteredStep(p, previous, usage, now, thresholdBilled)]));
   const arrears = previous && !silent ? billable.filter((p) => p.fee_timing === 'in_arrears').map((p) => line(p, previous)) : [];
   const usageLines = [...metered.values()].flatMap((m) => m.lines);
   const held = silent ? null : (s.pending_proration ?? null);
-  const lines = [...advance, ...once.map((p) => line(p, null)), ...arrears, ...usageLines, ...(held?.lines ?? [])];
+  const charged = [...advance, ...once.map((p) => line(p, null)), ...arrears, ...usageLines, ...(held?.lines ?? [])];
+  const minimum = previous && !silent ? minimumFeeLine(s.minimum_invoice_fee, charged.reduce((sum, l) => sum + l.gross, 0) + thresholdBilled.amount, previous) : undefined;
+  const lines = minimum ? [...charged, minimum] : charged;
   const period = advance.length === 0 && arrears.length + usageLines.length > 0 && previous ? previous : current;
   const billedOnce = new Set(once.map((p) => p.id));
   const products = upcoming.map((p) => metered.get(p.id)?.product ?? (billedOnce.has(p.id) ? { ...p, billed: true } : p));

@@ -1,10 +1,11 @@
 import type { Ctx } from '../../context';
 import { Conflict } from '../../errors';
 import { cancelledNow } from './billing';
-import { line, type Period } from './lines';
-import { isMetered, meteredAmount, meteredUnits, readingKey, readMeteredUsage, usageDescription } from './metered';
+import type { Period } from './lines';
+import { isMetered, readingKey, readMeteredUsage } from './metered';
 import { finalProration, NO_PRORATION, type Proration } from './proration';
 import { retryChange, settle, upToDate } from './settle';
+import { uninvoicedLine } from './thresholds';
 import { periodStart, subscriptionListFields, toSubscription, type Subscription, type SubscriptionItem } from './subscription';
 
 export type CancelMode = 'end_of_period' | 'immediately';
@@ -32,10 +33,10 @@ async function finalCharges(ctx: Ctx, s: SubscriptionItem, now: string, prorate:
   const period: Period = { starts_at: window.starts_at, ends_at: now };
   const metered = s.products.filter(isMetered);
   const usage = await readMeteredUsage(ctx, s.customer_id, metered.map((product) => ({ product, period })));
+  // Less what threshold invoices billed of the period already (its record starts with the period).
   const usageLines = metered.flatMap((p) => {
     const read = usage.get(readingKey(p.id, period))!;
-    const units = meteredUnits(p.price, read);
-    return units > 0 ? [line(p, period, { units, amount: meteredAmount(p.price, read), description: [usageDescription(p, read), p.description].filter((d) => !!d).join(' · ') })] : [];
+    return uninvoicedLine(p, period, read, 'period') ?? [];
   });
   return { lines: [...usageLines, ...result.lines], credits: result.credits };
 }

@@ -11,6 +11,7 @@ import type { CouponTerms } from '../invoices/invoice';
 import { addInterval } from '../wallets/schedule';
 import type { PricedLine } from '../invoices/amounts';
 import { addLocalInterval, UTC_ZONE } from './calendar';
+import type { BillingThresholds } from './thresholds';
 import type { InvoicedUsage } from './metered';
 
 export const SUBSCRIPTION = 'SUB';
@@ -62,6 +63,8 @@ export interface StoredSubscriptionProduct extends SubscriptionProduct {
    * by the billing step in the same conditioned write as the cursor, so late usage is billed exactly once.
    */
   invoiced_usage?: InvoicedUsage[];
+  /** Metered products only: the least usage a period is billed for (commitments.ts); absent: none. */
+  min_committed_count?: number | null;
 }
 
 export interface SubscriptionItem extends StoredItem {
@@ -78,6 +81,10 @@ export interface SubscriptionItem extends StoredItem {
   scheduled_plan_version_id?: string | null;
   /** The last plan migration that moved it: set in the same conditioned write as the move, so it happens once. */
   last_migration_id?: string | null;
+  /** Invoice metered usage mid-period once it reaches these (thresholds.ts); absent: at period end only. */
+  billing_thresholds?: BillingThresholds | null;
+  /** The least a period is invoiced (minor units): a shortfall is billed as a true-up line at its end (commitments.ts). */
+  minimum_invoice_fee?: number | null;
   checkout_session_id: string | null;
   billing_interval: RecurringInterval;
   products: StoredSubscriptionProduct[];

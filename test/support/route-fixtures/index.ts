@@ -18,6 +18,7 @@ import { promotionCodeFixtures } from './promotion-codes';
 import { quoteFixtures } from './quotes';
 import type { AreaFixtures } from './types';
 import { subscriptionFixtures } from './subscriptions';
+import { testClockFixtures } from './clocks-terms-alerts';
 import { walletFixtures } from './wallets';
 import { webhookFixtures } from './webhooks';
 
@@ -40,6 +41,7 @@ const areas: AreaFixtures[] = [
   webhookFixtures,
   oauthFixtures,
   identityFixtures,
+  testClockFixtures,
   pageFixtures,
   mcpFixtures,
 ];

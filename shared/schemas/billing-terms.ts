@@ -1,0 +1,28 @@
+import { arrayOf, enumOf, id, nullable, object, out, resource, type Schema } from './common';
+
+const amount = { type: 'integer', minimum: 1, maximum: 1e12 };
+const thresholds = object(
+  {
+    amount_gte: { ...nullable(amount), description: 'Invoice the usage so far once its price not yet invoiced reaches this (minor units).' },
+    usage_gte: { ...nullable({ type: 'number', exclusiveMinimum: 0, maximum: 1e15 }), description: 'Invoice it once its units not yet invoiced (all metered products together) reach this.' },
+  },
+);
+
+export const billingTermsBody = object({
+  billing_thresholds: { ...nullable(thresholds), description: 'Null: usage is invoiced at period end only.' },
+  minimum_invoice_fee: { ...nullable(amount), description: 'The least a period is invoiced (minor units, before tax); null: none.' },
+  min_committed_counts: {
+    type: 'array', maxItems: 100, description: 'Metered products\' committed usage per period, by catalog product id (count null: none).',
+    items: object({ product_id: id, count: nullable({ type: 'number', exclusiveMinimum: 0, maximum: 1e15 }) }, ['product_id', 'count']),
+  },
+});
+
+export const billingTermsResource: Schema = resource({
+  object: enumOf(['subscription_billing_terms']),
+  subscription_id: out.string,
+  billing_thresholds: {
+    anyOf: [resource({ amount_gte: out.nullableAmount, usage_gte: out.nullableNumber }), { type: 'null' }],
+  },
+  minimum_invoice_fee: out.nullableAmount,
+  min_committed_counts: arrayOf(resource({ product_id: out.string, count: out.number })),
+});
