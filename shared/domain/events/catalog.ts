@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'credit.expiration_transaction_created', 'credit.low_balance', 'credit.balance_at_zero',
   'payment_method.created', 'payment_method.deleted', 'payment_method.expiring',
   'event.price_calculated',
+  'export.completed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
