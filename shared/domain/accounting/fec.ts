@@ -13,8 +13,11 @@ export const FEC_SEPARATOR = '\t';
 
 const yyyymmdd = (iso: string, timeZone: string) => localDay(iso, timeZone).replace(/-/g, '');
 
-/** The separator, record breaks and characters ISO 8859-15 lacks never reach a field (A47 A-1 I 4°: a separator unique and unambiguous). */
-const field = (text: string) => text.replace(/[\t|\r\n]+/g, ' ').trim();
+/** Typographic marks ISO 8859-15 lacks, as their plain forms (anything else it lacks becomes `?` when encoded). */
+const PLAIN: Record<string, string> = { '‘': "'", '’': "'", '‚': "'", '“': '"', '”': '"', '„': '"', '–': '-', '—': '-', '…': '...', '\u00a0': ' ' };
+
+/** No separator or record break inside a field (A47 A-1 I 4°: a separator unique and unambiguous in the file). */
+const field = (text: string) => text.replace(/[‘’‚“”„–—…\u00a0]/g, (c) => PLAIN[c]!).replace(/[\t|\r\n]+/g, ' ').trim();
 
 /**
  * An entity's journal as a FEC: a header line of the column names, then one line per journal line, tab-separated,

@@ -3,6 +3,7 @@ import { catalogFixtures } from './catalog';
 import { couponFixtures } from './coupons';
 import { creditFixtures } from './credits';
 import { customerFixtures } from './customers';
+import { exportFixtures } from './exports';
 import { identityFixtures } from './identity';
 import { invoiceFixtures } from './invoices';
 import { invoicingEntityFixtures } from './invoicing-entities';
@@ -31,6 +32,7 @@ const areas: AreaFixtures[] = [
   subscriptionFixtures,
   invoiceFixtures,
   walletFixtures,
+  exportFixtures,
   creditFixtures,
   meteringFixtures,
   webhookFixtures,
