@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../../context';
 import { db, tableName } from '../../db/client';
 import { DomainError } from '../../errors';
-import { fileStore, workspaceFileKey, type FileStore } from '../../storage/file-store';
+import { fileStore, workspaceFileKey } from '../../storage/file-store';
 import { writeDataFiles } from './data-files';
 import { exportKey, type ExportFile, type ExportItem } from './export';
 import { writeJournalFiles } from './journal-files';
@@ -28,11 +28,11 @@ const keyOf = (ctx: Ctx, item: ExportItem, name: string): string =>
  * the move, conditioned on the version it read while pending, happens once: one `export.completed`. Infrastructure
  * errors are thrown, and the queue retries.
  */
-export async function runExport(ctx: Ctx, id: string, store?: FileStore): Promise<void> {
+export async function runExport(ctx: Ctx, id: string): Promise<void> {
   const item = await findExportItem(ctx, id, true).catch(() => undefined);
   if (!item || item.status !== 'pending') return;
   const files: ExportFile[] = [];
-  const target = store ?? (await fileStore());
+  const target = await fileStore();
   const write: FileWriter = async (name, body, contentType, rows, entityId) => {
     const key = keyOf(ctx, item, name);
     await target.put(key, body, contentType);
