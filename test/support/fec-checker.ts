@@ -37,6 +37,16 @@ function realDay(text: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
+/** Accented text in ISO 8859-15 is almost never valid UTF-8 (an é alone is 0xE9, which UTF-8 forbids there). */
+function isUtf8(bytes: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Amounts compared in hundredths: the comma read as the decimal point. */
 const cents = (text: string): number => Math.round(Number((text || '0').replace(',', '.')) * 100);
 
@@ -45,6 +55,7 @@ export function checkFec(fileName: string, bytes: Buffer): FecReport {
   if (!/^\d{9}FEC\d{8}\.txt$/.test(fileName) || !realDay(fileName.slice(12, 20))) errors.push(`file name '${fileName}' is not <SIREN>FEC<AAAAMMJJ>.txt`);
   const text = iconv.decode(bytes, 'ISO-8859-15');
   if (!iconv.encode(text, 'ISO-8859-15').equals(bytes)) errors.push('not ISO 8859-15 text');
+  if (bytes.some((b) => b >= 0x80) && isUtf8(bytes)) errors.push('UTF-8 multibyte sequences: the text is UTF-8, not ISO 8859-15');
   if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)) errors.push('control characters other than the separator and record ends');
   const lines = text.split(/\r\n|\r|\n/);
   if (lines.at(-1) === '') lines.pop();
