@@ -144,6 +144,19 @@ describe('accounting exports', () => {
     expect(told.map((m) => m.payload.data.status)).toEqual(['completed']);
   });
 
+  it('exports the day before every night once daily is on, one export a day however often the night runs, until it is off', async () => {
+    const daily = async () => ((await client.get('/v1/exports?take=100')).body.data as { trigger: string; period: { from: string }; status: string }[]).filter((e) => e.trigger === 'daily');
+    expect((await client.post('/v1/exports', { kind: 'data', format: 'parquet', period: { from: '2027-04-01', to: '2027-04-01' }, daily: true })).status).toBe(202);
+    clock.advance(DAY); // past 01:00 the next day
+    await Promise.all([runDueWork(clock.now(), mine()), runDueWork(clock.now(), mine())]);
+    await runDueWork(clock.now(), mine());
+    expect(await daily()).toEqual([expect.objectContaining({ kind: 'data', format: 'parquet', period: { from: '2027-04-02', to: '2027-04-02' }, status: 'completed' })]);
+    expect((await client.post('/v1/exports', { kind: 'data', format: 'parquet', period: { from: '2027-04-01', to: '2027-04-01' }, daily: false })).status).toBe(202);
+    clock.advance(DAY);
+    await runDueWork(clock.now(), mine());
+    expect((await daily()).length).toBe(1);
+  });
+
   it('lists exports and hides them from other workspaces', async () => {
     const list = await client.get('/v1/exports?take=100');
     expect(list.status).toBe(200);
