@@ -9,6 +9,8 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { assertResponseContract } from '../support/response-contract';
+import { creditBalanceOf } from '../support/route-fixtures/credits';
+import { subscriptionOf } from '../support/route-fixtures/subscriptions';
 
 let api: TestApi;
 let client: Client;
@@ -56,9 +58,12 @@ describe('data export', () => {
     await client.post(`/v1/invoices/${invoices[1].id}/transactions`, { amount: 1_234 });
     const wallet = (await client.post('/v1/wallets', { customer_id: buyers[1].id })).body;
     await client.post(`/v1/wallets/${wallet.id}/load`, { type: 'free', amount: 777 });
+    await subscriptionOf(client);
+    const credits = await creditBalanceOf(client, 120);
     const meter = (await client.post('/v1/aggregators', { name: 'calls', event_type: 'api_call', operation: 'sum', property: 'units' })).body;
     const now = Date.now();
     await client.post('/v1/events/batch', [1, 2, 3].map((n) => ({ customer_id: buyers[0].id, event_type: 'api_call', timestamp: new Date(now - n * HOUR).toISOString(), record: { id: `e-${n}`, units: n * 10 } })));
+    await runDueWork(new Date(), { workspaces: new Set([client.workspace]) }); // the subscription's first billing, before the export
     await api.events.settle();
 
     const today = new Date(now).toISOString().slice(0, 10);
@@ -69,7 +74,7 @@ describe('data export', () => {
     const done = (await client.get(`/v1/exports/${asked.body.id}`)).body;
     expect(done).toMatchObject({ status: 'completed', error: null });
     const names = done.files.map((f: { name: string }) => f.name);
-    for (const t of ['customers', 'invoices', 'credit_notes', 'invoice_lines', 'transactions', 'wallet_transactions', 'usage_aggregates']) {
+    for (const t of ['customers', 'subscriptions', 'credit_transactions', 'invoices', 'credit_notes', 'invoice_lines', 'transactions', 'wallet_transactions', 'usage_aggregates']) {
       expect(names.filter((n: string) => n.startsWith(`table=${t}/date=`) && n.endsWith('/part-0.parquet')).length).toBeGreaterThan(0);
     }
     for (const file of done.files) {
@@ -78,7 +83,9 @@ describe('data export', () => {
       writeFileSync(path, await download(file.download_url));
     }
 
-    const listed = (await client.get('/v1/invoices?take=100')).body.data as { type: string; total_amount: number; amount_paid: number; line_items: { amount: number }[]; transactions: { amount: number; type: string }[] }[];
+    type Listed = { type: string; emitted_at: string; total_amount: number; amount_paid: number; line_items: { amount: number }[]; transactions: { amount: number; type: string }[] };
+    // A document belongs to the day of its emission.
+    const listed = ((await client.get('/v1/invoices?take=100')).body.data as Listed[]).filter((i) => i.emitted_at.slice(0, 10) >= yesterday && i.emitted_at.slice(0, 10) <= today);
     const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
     const ofType = (type: string) => listed.filter((i) => i.type === type);
     expect(await duck(`select count(*) from ${table('customers')}`)).toBe((await client.get('/v1/customers')).body.meta.total);
@@ -91,6 +98,10 @@ describe('data export', () => {
     expect(await duck(`select sum(amount) from ${table('wallet_transactions')}`)).toBe(sum(walletLedger.map((t) => t.amount)));
     const usage = (await client.get(`/v1/customers/${buyers[0].id}/usage?aggregator_id=${meter.id}&from=${yesterday}T00:00:00.000Z&to=${new Date(now + HOUR).toISOString()}`)).body;
     expect(await duck(`select sum("sum") from ${table('usage_aggregates')}`)).toBe(usage.value);
+    const subscriptions = (await client.get('/v2/subscriptions')).body.meta.total;
+    expect(await duck(`select count(*) from ${table('subscriptions')}`)).toBe(subscriptions);
+    const creditLedger = (await client.get(`/v1/customers/${credits.customerId}/credits/${credits.productId}/transactions`)).body.data as { credit_count: number }[];
+    expect(await duck(`select sum(credit_count) from ${table('credit_transactions')}`)).toBe(sum(creditLedger.map((t) => t.credit_count)));
     expect(await duck(`select count(distinct "date") from ${table('invoices')}`)).toBe(1);
     expect(await duck(`select count(*) from ${table('invoices')} where record::json->>'customer_id' = customer_id`)).toBe(ofType('invoice').length);
   }, 90_000); // some thirty requests, a due run and ten DuckDB reads: under a loaded machine's test timeout
