@@ -10,9 +10,7 @@ import type { SubscriptionItem } from '../subscriptions/subscription';
 import type { WalletItem } from '../wallets/wallet';
 import type { WalletTransactionItem } from '../wallets/transaction';
 import { TABLES, type Column, type Line, type Table, type Transaction, type UsageRow } from './data-tables';
-import type { ExportItem } from './export';
-import { periodEnd } from './journal-files';
-import type { FileWriter } from './run';
+import { periodEnd, type ExportItem, type FileWriter } from './export';
 import { aggregatorItems, creditBalanceKeys, ledgersOf, listedItems, partitionItems } from './sources';
 
 const cell = (type: Column<unknown>['type'], value: unknown): unknown => {

@@ -47,6 +47,12 @@ export interface ExportItem extends StoredItem {
   gsi4sk?: string;
 }
 
+/** Stores one file of an export and records it (run.ts makes it; journal-files.ts and data-files.ts write through it). */
+export type FileWriter = (name: string, body: Uint8Array, contentType: string, rows: number, entityId: string | null) => Promise<void>;
+
+/** The first instant after the period's last day: an export takes [from, to + 1 day). */
+export const periodEnd = (to: string): string => new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000).toISOString();
+
 export const exportKey = (ctx: Ctx, id: string) => entityKey(ctx, EXPORT, id);
 
 /** A new pending export: listed, and due now in the scheduling index, where the due work finds it. */

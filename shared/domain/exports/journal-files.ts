@@ -11,12 +11,8 @@ import { entityItemKey, type EntityItem } from '../invoicing-entities/invoicing-
 import type { ProductItem } from '../catalog/product';
 import type { WalletItem } from '../wallets/wallet';
 import type { WalletTransactionItem } from '../wallets/transaction';
-import type { ExportItem } from './export';
-import type { FileWriter } from './run';
+import { periodEnd, type ExportItem, type FileWriter } from './export';
 import { ledgersOf, listedItems } from './sources';
-
-/** The first instant after the period's last day: the journal takes [from, to + 1 day). */
-export const periodEnd = (to: string): string => new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000).toISOString();
 
 interface Workspace {
   sources: JournalSources;

@@ -4,12 +4,9 @@ import { db, tableName } from '../../db/client';
 import { DomainError } from '../../errors';
 import { fileStore, workspaceFileKey } from '../../storage/file-store';
 import { writeDataFiles } from './data-files';
-import { exportKey, type ExportFile, type ExportItem } from './export';
+import { exportKey, type ExportFile, type ExportItem, type FileWriter } from './export';
 import { writeJournalFiles } from './journal-files';
 import { findExportItem } from './read';
-
-/** Stores one file of the export and records it. */
-export type FileWriter = (name: string, body: Uint8Array, contentType: string, rows: number, entityId: string | null) => Promise<void>;
 
 /**
  * Where an export's files are kept: under its own id; but a whole workspace's data in one Hive-style layout
