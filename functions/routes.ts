@@ -1,4 +1,5 @@
 import { aggregatorRoutes } from './aggregators/routes';
+import { analyticsRoutes } from './analytics/routes';
 import { catalogRoutes } from './catalog/routes';
 import { couponRoutes } from './coupons/routes';
 import { creditRoutes } from './credits/routes';
@@ -43,6 +44,7 @@ export const routes: RouteDefinition[] = [
   ...exportRoutes,
   ...creditRoutes,
   ...meteringRoutes,
+  ...analyticsRoutes,
   ...webhookRoutes,
   ...oauthRoutes,
   ...identityRoutes,

@@ -27,7 +27,7 @@ const workerActions = [...readActions, ...writeActions];
 
 /** The workers' access, by worker id (lib/event-pipeline.ts, lib/scheduler.ts). */
 export const workerTableAccess = {
-  /** Records events, messages and deliveries; lists the webhook endpoints (gsi1) subscribed to each event. */
+  /** Records events, messages and deliveries, and moves the revenue analytics (by key); lists the webhook endpoints (gsi1) subscribed to each event. */
   streamEvents: { actions: workerActions, indexes: ['gsi1'] },
   /**
    * Applies usage to hour buckets (read and written by key, the workspace's aggregators by Query); finds the credit

@@ -2,8 +2,8 @@ import type { RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
 import { invoiceResource } from '../../shared/schemas/invoices';
 import {
-  addCardForm, pageQuery, pageResource, pageReturnQuery, pageScriptResource, pageTokenPath, payForm, paymentMethodForm, portalPageQuery, portalSessionCreateBody, portalSessionPath,
-  portalSessionResource, signForm,
+  addCardForm, billingDetailsForm, pageDownloadQuery, pageQuery, pageResource, pageReturnQuery, pageScriptResource, pageTokenPath, payForm, paymentMethodForm, portalPageQuery, portalSessionCreateBody, portalSessionPath,
+  portalSessionResource, portalSubscriptionForm, signForm,
 } from '../../shared/schemas/pages';
 import { quoteResource } from '../../shared/schemas/quotes';
 
@@ -30,8 +30,8 @@ export const pageRoutes: RouteDefinition[] = [
     request: { path: pageTokenPath, query: pageReturnQuery }, response: { status: 303, schema: pageResource }, writes: true,
   },
   {
-    ...pageRoute('invoicePagePdf', 'GET', '/pages/invoices/{token}/pdf', 'invoice-pdf', 'The invoice page\'s PDF'),
-    request: { path: pageTokenPath }, response: { status: 200, schema: { type: 'string', format: 'binary' } },
+    ...pageRoute('invoicePagePdf', 'GET', '/pages/invoices/{token}/pdf', 'invoice-pdf', 'The invoice page\'s PDF, or with `format` its e-invoice'),
+    request: { path: pageTokenPath, query: pageDownloadQuery }, response: { status: 200, schema: { type: 'string', format: 'binary' } },
   },
   // The subscription a quote changes (gsi2); a signature prices the lines and writes what signQuote writes (gsi3).
   { ...pageRoute('quotePage', 'GET', '/pages/quotes/{token}', 'quote', 'The quote page (HTML): the quote as its display flags say, and its signature'), indexes: ['gsi2', 'gsi3'] },
@@ -44,6 +44,13 @@ export const pageRoutes: RouteDefinition[] = [
   },
   pageRoute('portalAddCard', 'POST', '/pages/portal/{token}/payment-methods', 'portal-add-card', 'Save a card from the portal (form)', addCardForm),
   pageRoute('portalMakeDefault', 'POST', '/pages/portal/{token}/payment-methods/default', 'portal-make-default', 'Choose the default payment method from the portal (form)', paymentMethodForm),
+  // Each through the API's own function: a cancellation's final invoice or a change's proration invoice is created as
+  // every invoice is (gsi3); the subscription answers with its metered usage (gsi2).
+  {
+    ...pageRoute('portalSubscription', 'POST', '/pages/portal/{token}/subscriptions', 'portal-subscription', 'Cancel a subscription, undo it, or change its plan or quantity from the portal (form)', portalSubscriptionForm),
+    indexes: ['gsi2', 'gsi3'],
+  },
+  pageRoute('portalBillingDetails', 'POST', '/pages/portal/{token}/billing-details', 'portal-billing-details', 'Update the billing address, tax id and billing email from the portal (form)', billingDetailsForm),
   pageRoute('portalRemoveCard', 'POST', '/pages/portal/{token}/payment-methods/remove', 'portal-remove-card', 'Remove a payment method from the portal (form)', paymentMethodForm),
   {
     id: 'pagesStripeScript', method: 'GET', path: '/pages/assets/stripe-payment.js', handler: 'functions/pages/stripe-script.ts', scope: 'public', tag: TAG,

@@ -28,14 +28,38 @@ fieldset{border:1px solid #d9dce1;border-radius:6px;padding:1rem;margin:0 0 1rem
 legend{font-weight:600;padding:0 .25rem}
 label{display:block;font-weight:600;margin:.5rem 0 .25rem}
 label.inline{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
-input[type=text],input[type=email]{width:100%;max-width:420px;padding:.5rem;border:1px solid #6b6f76;border-radius:4px;font:inherit}
+input[type=text],input[type=email],input[type=number],select{width:100%;max-width:420px;padding:.5rem;border:1px solid #6b6f76;border-radius:4px;font:inherit;background:#fff}
 .help{color:#4a4a4a;font-size:.875rem;margin:.25rem 0}
 button{font:inherit;font-weight:600;padding:.55rem 1.2rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}
-button:focus,a:focus,input:focus{outline:3px solid #f59e0b;outline-offset:2px}
+button:focus,a:focus,input:focus,select:focus{outline:3px solid #f59e0b;outline-offset:2px}
 a{color:#1d4ed8}
 ul.plain{list-style:none;padding:0;margin:0}
 ul.plain li{padding:.4rem 0;border-bottom:1px solid #d9dce1;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
 ul.plain li form{margin:0}
+ul.plain li.block{display:block}
+ul.plain li .row{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
+ul.plain li form.change,ul.plain li form.change+.preview{margin:.75rem 0}
+.preview{border:1px solid #1d4ed8;border-radius:6px;padding:.75rem 1rem}
+h3{font-size:1.05rem;margin:0 0 .5rem}
+caption{text-align:left;font-weight:600;padding:.25rem 0}
+main{overflow-wrap:anywhere}
+/* Phones (a 390 px screen and up): no horizontal scrolling; a table of lines becomes one stacked block per row. */
+@media (max-width:600px){
+main{margin:0;padding:1rem;border-radius:0;box-shadow:none}
+footer{padding:1rem}
+h1{font-size:1.35rem}
+dl.facts{grid-template-columns:1fr}
+dl.facts dd{margin:0 0 .5rem}
+.totals{max-width:none}
+table.lines thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+table.lines,table.lines tbody,table.lines tr,table.lines td{display:block;width:100%}
+table.lines tr{border-bottom:1px solid #d9dce1;padding:.5rem 0}
+table.lines td{border:0;padding:.15rem 0;text-align:left;white-space:normal}
+table.lines td[data-label]{display:flex;justify-content:space-between;gap:1rem}
+table.lines td[data-label]::before{content:attr(data-label);font-weight:600;color:#333}
+button{width:100%}
+ul.plain li .row{gap:.25rem 1rem}
+}
 .pre{white-space:pre-wrap}
 `;

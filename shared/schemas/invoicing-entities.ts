@@ -1,9 +1,10 @@
 import { PATTERNS } from './formats';
-import { arrayOf, country, currency, days, email, enumOf, language, name, nullable, nullableResource, object, out, resource, text, timezone, uri, type Schema } from './common';
+import { arrayOf, country, id, currency, days, email, enumOf, language, name, nullable, nullableResource, object, out, resource, text, timezone, uri, type Schema } from './common';
 import { CUSTOMER_TYPES } from './customers';
 import { pagingQuery } from './list-query';
 import { DUNNING_FINAL_ACTIONS, MAX_RETRIES } from '../domain/collection/settings';
 import { EMAIL_KINDS } from '../email/email-item';
+import { MAX_PORTAL_PRICES, PORTAL_CANCEL_MODES } from '../domain/invoicing-entities/portal-settings';
 
 const retryDelay = object({ period: { type: 'string', enum: ['hours', 'days'] }, count: { type: 'integer', minimum: 1, maximum: 1440 } }, ['period', 'count']);
 
@@ -67,6 +68,18 @@ const entityMembers: Record<string, Schema> = {
     ...object(Object.fromEntries(EMAIL_KINDS.map((kind) => [kind, { type: 'boolean' }]))),
     description: 'Which emails are sent, by kind (docs/emails.md); a kind left out is on. Replaced as a whole by an update.',
   },
+  // The customer portal (docs/hosted-pages.md, "Portal settings").
+  portal_settings: {
+    ...object({
+      allow_cancel: { type: 'boolean', description: 'Customers may cancel a subscription (default true).' },
+      cancel_mode: { type: 'string', enum: PORTAL_CANCEL_MODES, description: 'end_of_period (default; undone from the portal until then) or immediately.' },
+      allow_plan_change: { type: 'boolean', description: 'Customers may switch a product to one of allowed_price_configuration_ids (default false).' },
+      allowed_price_configuration_ids: { type: 'array', maxItems: MAX_PORTAL_PRICES, uniqueItems: true, items: id, description: 'The active price configurations a customer may switch to.' },
+      allow_quantity_change: { type: 'boolean', description: 'Customers may change the quantity of a product (default false).' },
+      allow_billing_details_update: { type: 'boolean', description: 'Customers may update their billing address, tax id and billing email (default true).' },
+    }),
+    description: 'What customers may do from the portal; a member left out takes its default. Replaced as a whole by an update.',
+  },
 };
 
 export const entityCreateBody = object(entityMembers, ['name', 'country', 'currency']);
@@ -93,4 +106,8 @@ export const entityResource: Schema = resource({
   payment_terms: out.nullableString, facturx_enabled: out.boolean,
   email_from: out.nullableString, email_reply_to: out.nullableString, email_bcc: out.stringArray,
   email_settings: resource(Object.fromEntries(EMAIL_KINDS.map((kind) => [kind, out.boolean]))),
+  portal_settings: resource({
+    allow_cancel: out.boolean, cancel_mode: enumOf(PORTAL_CANCEL_MODES), allow_plan_change: out.boolean, allowed_price_configuration_ids: out.stringArray,
+    allow_quantity_change: out.boolean, allow_billing_details_update: out.boolean,
+  }),
 }, ['trade_name', 'registration_scheme', 'legal_form', 'bank_account', 'payment_terms', 'facturx_enabled']);

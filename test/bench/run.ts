@@ -35,6 +35,7 @@ import { stripeReport, stripeTargets } from './stripe-report';
 import { emailReport, emailTargets } from './email-report';
 import { revocationReport, revocationTargets } from './revocation-report';
 import { heatReport, heatTargets } from './heat-report';
+import { analyticsReport, analyticsTargets } from './analytics-report';
 import { USAGE_BENCH } from './usage-settings';
 import { measureSynth, synthReport, synthTargets } from './synth';
 
@@ -118,8 +119,11 @@ process.env.RATE_LIMIT_ENABLED = 'false';
 // Lambda runs Node 22; the SDK's notice about Node 20 on this machine is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
+/** Analytics reads (issue 33): a year of a workspace of 1,000 invoices beside one of 100,000. */
+const ANALYTICS = { sizes: [1_000, 100_000], counts: { warmup: 20, measured: 200 } };
+
 /** The parts `--only` can select: each is also part of the full run, with the same counts. */
-const PARTS = ['limiter', 'bundles', 'changes', 'usage', 'credentials', 'revocation', 'mcp', 'emails', 'billing', 'heat', 'synth', 'stripe'] as const;
+const PARTS = ['limiter', 'bundles', 'changes', 'usage', 'credentials', 'revocation', 'mcp', 'emails', 'billing', 'heat', 'synth', 'stripe', 'analytics'] as const;
 type Part = (typeof PARTS)[number];
 
 const usage = `usage: npm run bench [-- --only ${PARTS.join(',')}]
@@ -238,6 +242,15 @@ async function partial(parts: Set<Part>): Promise<void> {
     checks.push(...revocationTargets(revocation));
     sections.push(revocationReport(revocation));
   }
+  if (parts.has('analytics')) {
+    const { startLocalApi } = await import('../../lib/local/server');
+    const { measureAnalytics } = await import('./analytics-scenarios');
+    const keys = await generateKeys();
+    const api = await startLocalApi({ keys, port: 0 });
+    const analytics = await measureAnalytics({ baseUrl: api.url, keys, ...ANALYTICS }).finally(() => api.close());
+    checks.push(...analyticsTargets(analytics));
+    sections.push(analyticsReport(analytics));
+  }
   if (parts.has('mcp')) {
     const { startLocalApi } = await import('../../lib/local/server');
     const { measureMcp } = await import('./mcp-scenarios');
@@ -318,6 +331,7 @@ async function main(): Promise<void> {
   const { measureRevocation } = await import('./revocation-scenarios');
   const { measureStripeCharges } = await import('./stripe-scenarios');
   const { measureEmails } = await import('./email-scenarios');
+  const { measureAnalytics } = await import('./analytics-scenarios');
   const keys = await generateKeys();
   const api = await startLocalApi({ keys, port: 0 });
   const workspace = `ws_bench_${randomUUID().slice(0, 8)}`;
@@ -350,19 +364,20 @@ async function main(): Promise<void> {
     const stripe = (await stripeMeasurable()) ? await measureStripeCharges({ baseUrl: api.url, keys, counts: STRIPE_COUNTS }) : undefined;
     console.error(`Measuring POST /v1/invoices/{id}/validate with emails on and off (${EMAIL_COUNTS.warmup} warm-up + ${EMAIL_COUNTS.measured} rounds of 2)…`);
     const emails = await measureEmails({ baseUrl: api.url, keys, counts: EMAIL_COUNTS });
+    const analytics = await measureAnalytics({ baseUrl: api.url, keys, ...ANALYTICS });
     // Last: each of its runs replaces DynamoDB Local with a fresh one, which the parts before would lose their data to.
     console.error(`Measuring a billing day: ${BILLING.subscriptions} renewals due at once with ${BILLING.runs.map((r) => `${r.workers} workers on ${r.entities} entities`).join(', ')}, each beside its floor (${BILLING.floorCounts.measured} rounds)…`);
     const billing = await measureBilling({ baseUrl: api.url, keys, freshDynamo, ...BILLING });
     console.error('Measuring partition heat: one workspace\'s workloads projected on AWS…');
     const heat = await measureHeat({ baseUrl: api.url, keys, endpoint: dynamo!.endpoint, ...HEAT });
-    return { customers, credits, invoices, billing, events: { lists, change, noisy }, prices, usage, credentials, revocation, mcp, stripe, emails, heat };
+    return { customers, credits, invoices, billing, events: { lists, change, noisy }, prices, usage, credentials, revocation, mcp, stripe, emails, heat, analytics };
   })();
-  const { customers, credits, invoices, billing, events, prices, usage, credentials, revocation, mcp, stripe, emails, heat } = await measured.finally(() => api.close());
+  const { customers, credits, invoices, billing, events, prices, usage, credentials, revocation, mcp, stripe, emails, heat, analytics } = await measured.finally(() => api.close());
   const stripeSection = stripe ? `\n\n${stripeReport(stripe)}` : '';
 
   const checks = [
     ...checkTargets(customers, events, prices, credits, invoices, functions, baseline), ...billingTargets(billing), ...heatTargets(heat), ...usageTargets(usage), ...credentialTargets(credentials),
-    ...revocationTargets(revocation), ...mcpTargets(mcp), ...emailTargets(emails), ...(stripe ? stripeTargets(stripe) : []), ...synthTargets(synth),
+    ...revocationTargets(revocation), ...analyticsTargets(analytics), ...mcpTargets(mcp), ...emailTargets(emails), ...(stripe ? stripeTargets(stripe) : []), ...synthTargets(synth),
   ];
   const facts = {
     date: new Date(),
@@ -375,7 +390,7 @@ async function main(): Promise<void> {
     importRuns: IMPORT_RUNS,
     dynamoWarmup: DYNAMO_WARMUP,
   };
-  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${heatReport(heat)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}`));
+  writeFileSync(join(projectRoot, 'docs', 'benchmarks.md'), markdownReport(facts, customers, events, prices, credits, invoices, billing, functions, baseline, checks, `${heatReport(heat)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${analyticsReport(analytics)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}`));
 
   console.log(`\nTargets\n\n${targetTable(checks)}\n\nLatency\n\n${latencyTable(customers)}\n\n${overheadTable(customers)}\n\n${getReading(customers)}\n\n` +
     `Rate limiter: GET /v1/customers/{id} with and without it\n\n${limiterTable(customers.limiter)}\n\n${limiterReading(customers.limiter)}\n\n` +
@@ -384,7 +399,7 @@ async function main(): Promise<void> {
     `${billingReport(billing)}\n\n${heatReport(heat)}\n\n` +
     `Webhook messages: list latency as the log grows\n\n${messageListTable(events.lists)}\n\n${listReading(events.lists)}\n\n${seedLine(events.lists)}\n\n` +
     `Webhook messages: from a change to its message being listed\n\n${changeTable(events.change, events.noisy)}\n\n${changeReading(events.change)}\n\n${noisyReading(events.noisy)}\n\n` +
-    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
+    `Price configurations of a product\n\n${priceListTable(prices)}\n\n${priceCostTable(prices)}\n\n${priceListReading(prices)}\n\n${priceSeedLine(prices)}\n\n${usageReport(usage)}\n\n${credentialReport(credentials)}\n\n${revocationReport(revocation)}\n\n${analyticsReport(analytics)}\n\n${mcpReport(mcp)}\n\n${emailReport(emails)}${stripeSection}\n\n${synthReport(synth)}\n\nBundles\n\n${bundleTable(functions, baseline)}\n`);
   const failed = checks.filter((c) => !c.pass);
   console.log(failed.length ? `FAIL: ${failed.length} of ${checks.length} targets missed (see above).` : `PASS: all ${checks.length} targets met.`);
   console.log('Written to docs/benchmarks.md');

@@ -139,6 +139,14 @@ const SWEEPS: Record<string, Sweep> = {
       'body.products[].price_configuration_id': 'priceConfiguration', 'body.coupon_ids[]': 'coupon',
     },
   },
+  createInvoicingEntity: {
+    request: () => ({ method: 'POST', path: '/v1/invoicing-entities', body: { name: 'Swept', country: 'FR', currency: 'EUR', portal_settings: { allowed_price_configuration_ids: [] } } }),
+    members: { 'body.portal_settings.allowed_price_configuration_ids[]': 'priceConfiguration' },
+  },
+  updateInvoicingEntity: {
+    request: (w) => ({ method: 'PUT', path: `/v1/invoicing-entities/${w.entity}`, body: { portal_settings: { allowed_price_configuration_ids: [] } }, read: `/v1/invoicing-entities/${w.entity}` }),
+    members: { 'body.portal_settings.allowed_price_configuration_ids[]': 'priceConfiguration' },
+  },
   updateSubscription: {
     request: async (w, client) => {
       // Starting tomorrow: nothing is billed meanwhile, so only the request could change it.
@@ -203,6 +211,14 @@ const SWEEPS: Record<string, Sweep> = {
     },
     members: { 'query.aggregator_id': 'aggregator' },
   },
+  getAnalytics: {
+    request: (w) => ({ method: 'GET', path: `/v1/analytics?currency=EUR&invoicing_entity_id=${w.entity}` }),
+    members: { 'query.invoicing_entity_id': 'entity' },
+  },
+  getAnalyticsMetric: {
+    request: (w) => ({ method: 'GET', path: `/v1/analytics/mrr?currency=EUR&invoicing_entity_id=${w.entity}` }),
+    members: { 'query.invoicing_entity_id': 'entity' },
+  },
 };
 
 /** List filters: naming another workspace's id finds nothing of it (200, an empty page), as an unknown id does. */
@@ -250,6 +266,10 @@ const NOT_WORKSPACE_IDS: Record<string, string> = {
   'quotePageSign body.tax_id': "the signer's tax registration number",
   'portalMakeDefault body.payment_method_id': "a public page: in the link's workspace, through updateCustomer's check (swept above)",
   'portalRemoveCard body.payment_method_id': "a public page: in the link's workspace, through deletePaymentMethod's path check (route matrix)",
+  'portalSubscription body.subscription_id': "a public page: in the link's workspace, and a subscription of the session's customer only (portal-actions.test.ts)",
+  'portalSubscription body.price_configuration_id': "a public page: in the link's workspace, and only one of the entity's portal_settings (swept on the entity)",
+  'portalBillingDetails body.tax_id': "the customer's tax registration number",
+  'portalPage query.price_configuration_id': "a public page: in the link's workspace, and only one of the entity's portal_settings (swept on the entity)",
   'mcp body.id': 'the JSON-RPC request id',
 };
 

@@ -5,6 +5,7 @@ import { retryOnRace } from '../../db/items';
 import { counterUpdate } from '../../db/pagination';
 import { transactWrite } from '../../db/transactions';
 import { newId } from '../../ids';
+import { assertPortalSettings } from './portal-settings-check';
 import { becomeDefaultItems, readDefaultEntityId } from './default-entity';
 import { ENTITY, newEntityItem, toInvoicingEntity, type EntityInput, type EntityItem, type InvoicingEntity } from './invoicing-entity';
 
@@ -13,6 +14,7 @@ export type CreateEntityInput = EntityInput & Pick<EntityItem, 'name' | 'country
 /** Creates an entity; it becomes the default when asked to, or when the workspace has no default yet. */
 export async function createInvoicingEntity(ctx: Ctx, input: CreateEntityInput): Promise<InvoicingEntity> {
   assertRetrySchedule(input.dunning_retry_schedule);
+  await assertPortalSettings(ctx, input.portal_settings);
   const id = newId('ive');
   const { is_default: wantsDefault, ...members } = input;
   return retryOnRace(async () => {

@@ -4,6 +4,7 @@ import type { StoredItem } from '../../db/items';
 import { definedMembers } from '../../objects';
 import { collectionSettingsOf, type EntityCollectionSettings } from '../collection/settings';
 import { emailSettingsOf, type EmailSettings } from '../../email/email-item';
+import { portalSettingsOf, type PortalSettings } from './portal-settings';
 
 export const ENTITY = 'IVE';
 
@@ -61,6 +62,8 @@ export interface InvoicingEntity {
   email_reply_to?: string | null;
   email_bcc?: string[];
   email_settings?: EmailSettings;
+  /** What customers may do from the portal (portal-settings.ts); absent members take their defaults. */
+  portal_settings?: Partial<PortalSettings>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -182,6 +185,7 @@ export function toInvoicingEntity(item: EntityItem): InvoicingEntity {
     email_reply_to: item.email_reply_to ?? null,
     email_bcc: item.email_bcc ?? [],
     email_settings: emailSettingsOf(item.email_settings),
+    portal_settings: portalSettingsOf(item.portal_settings),
     tax_collection_enabled: item.tax_collection_enabled ?? true,
     ...collectionSettingsOf(item),
     created_at: day(item.created_at)!,

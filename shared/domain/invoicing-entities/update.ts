@@ -4,6 +4,7 @@ import { tableName } from '../../db/client';
 import { putIfUnchanged, retryOnRace, versionCondition } from '../../db/items';
 import { transactWrite } from '../../db/transactions';
 import { RuleViolation } from '../../errors';
+import { assertPortalSettings } from './portal-settings-check';
 import { becomeDefaultItems, readDefaultEntityId } from './default-entity';
 import { defaultRequired, entityDeleted } from './errors';
 import { applyEntityInput, toInvoicingEntity, type EntityInput, type EntityItem, type InvoicingEntity } from './invoicing-entity';
@@ -14,6 +15,7 @@ const COUNTERS = ['next_invoice_number', 'next_credit_note_number', 'next_docume
 /** Partial update. Counters may move forward only (a lower number would repeat issued numbers). */
 export async function updateInvoicingEntity(ctx: Ctx, id: string, input: EntityInput): Promise<InvoicingEntity> {
   assertRetrySchedule(input.dunning_retry_schedule);
+  await assertPortalSettings(ctx, input.portal_settings);
   return retryOnRace(async () => {
     const current = await findEntityItem(ctx, id, true);
     if (current.deleted_at) throw entityDeleted(id);

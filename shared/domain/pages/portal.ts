@@ -20,6 +20,8 @@ import { pageStripe } from './stripe-page';
 import { getItem } from '../../db/items';
 import { methodReferenceKey } from '../payment-methods/payment-method';
 import type { PortalSessionItem } from './portal-sessions';
+import type { PortalSettings } from '../invoicing-entities/portal-settings';
+import { allowedPlans, settingsOfEntity } from './portal-actions';
 
 /** The most recent documents a portal lists (of each kind). */
 export const PORTAL_DOCUMENTS = 50;
@@ -40,6 +42,9 @@ export interface PortalPage {
   wallet: { amount: number; currency: string } | null;
   credits: Array<{ name: string; balance: number }>;
   usage: UsageLine[];
+  /** What the customer may do (its entity's portal_settings), and the plans it may switch to. */
+  settings: PortalSettings;
+  plans: Array<{ id: string; name: string; currency: string }>;
 }
 
 /** Newest first, the customer's issued documents of one type (drafts and discarded drafts are not the customer's yet). */
@@ -70,6 +75,7 @@ async function currentUsage(ctx: Ctx, customerId: string): Promise<UsageLine[]> 
 export async function portalPage(ctx: Ctx, session: PortalSessionItem): Promise<PortalPage> {
   const customerId = session.customer_id;
   const audience = await audienceOf(ctx, customerId);
+  const settings = await settingsOfEntity(ctx, audience.customer.invoicing_entity_id);
   const [invoices, creditNotes, subscriptions, methods, wallet, credits, usage] = await Promise.all([
     documentsOf(ctx, customerId, 'invoice'),
     documentsOf(ctx, customerId, 'credit_note'),
@@ -79,6 +85,7 @@ export async function portalPage(ctx: Ctx, session: PortalSessionItem): Promise<
     listCreditBalances(ctx, customerId, { take: 100, skip: 0 }),
     currentUsage(ctx, customerId).catch(() => []),
   ]);
+  const plans = await allowedPlans(ctx, settings);
   return {
     audience,
     invoices,
@@ -88,6 +95,8 @@ export async function portalPage(ctx: Ctx, session: PortalSessionItem): Promise<
     wallet: wallet ? { amount: wallet.balance, currency: wallet.currency } : null,
     credits: credits.data.map((c) => ({ name: c.name, balance: c.current_balance })),
     usage,
+    settings,
+    plans,
   };
 }
 

@@ -1,11 +1,11 @@
 import type { Ctx } from '../../context';
-import { transactWrite } from '../../db/transactions';
+import { transactWrite, type TransactItem } from '../../db/transactions';
 import { Conflict, InvalidRequest, RuleViolation } from '../../errors';
 import { productUsableCheck } from '../catalog/usable';
 import type { CollectionMethod } from '../collection/settings';
 import { isMetered } from './metered';
 import { checkedChange, type SubscriptionProductInput } from './prepare';
-import { NO_PRORATION, prorate } from './proration';
+import { creditUse, NO_PRORATION, prorate, type Proration } from './proration';
 import { retryChange, settle, upToDate, type ProrationBehavior } from './settle';
 import { subscriptionListFields, toSubscription, type StoredSubscriptionProduct, type Subscription, type SubscriptionItem } from './subscription';
 import { putOnVersion } from './write';
@@ -67,6 +67,35 @@ async function changeCollectionMethod(ctx: Ctx, id: string, method: CollectionMe
   });
 }
 
+/** What a change of products decides on the subscription read: what it becomes, its proration and its checks. */
+interface PlannedChange {
+  next: SubscriptionItem;
+  proration: Proration;
+  checks: TransactItem[];
+  /** At the next billing date (`scheduled_products`), not now. */
+  later: boolean;
+}
+
+/**
+ * The decision of a change of products (shared by the change and its preview, so a preview shows exactly what the
+ * change would do): checked as at creation, applied now (prorated) or at the next billing date.
+ */
+async function planChange(ctx: Ctx, current: SubscriptionItem, input: ChangeInput & { products: SubscriptionProductInput[] }): Promise<PlannedChange> {
+  const checked = await checkedChange(ctx, current, input.products);
+  const now = ctx.clock.now().toISOString();
+  const checks = checked.productIds.map((productId) => productUsableCheck(ctx, productId));
+  // A collection method given with the products is written at once, whenever the products change.
+  const method = input.collection_method === undefined ? {} : { collection_method: input.collection_method };
+  const base = { ...current, ...method, updated_at: now, _version: current._version + 1 };
+  const later = input.effective === 'next_period' && running(current);
+  if (!later && running(current)) assertMeteredKept(current.products, checked.products);
+  const next: SubscriptionItem = later ? { ...base, scheduled_products: checked.products } : { ...base, products: checked.products, scheduled_products: null };
+  next.lf = subscriptionListFields(next);
+  const window = { starts_at: current.current_period_started_at, ends_at: current.current_period_ends_at, at: now };
+  const proration = later || !running(current) ? NO_PRORATION : prorate(current.products, checked.products, window, current.advance_billed ?? true);
+  return { next, proration, checks, later };
+}
+
 /**
  * `PATCH /v2/subscriptions/{id}`: a new product list, checked as at creation, applied now (prorated per
  * `proration_behavior`, settle.ts) or at the next billing date (`scheduled_change`, replacing any scheduled before).
@@ -81,20 +110,45 @@ export async function changeSubscription(ctx: Ctx, id: string, input: ChangeInpu
   const products = input.products;
   return retryChange(async () => {
     const current = await changeable(ctx, id);
-    const checked = await checkedChange(ctx, current, products);
-    const now = ctx.clock.now().toISOString();
-    const checks = checked.productIds.map((productId) => productUsableCheck(ctx, productId));
-    // A collection method given with the products is written at once, whenever the products change.
-    const method = input.collection_method === undefined ? {} : { collection_method: input.collection_method };
-    const base = { ...current, ...method, updated_at: now, _version: current._version + 1 };
-    const later = input.effective === 'next_period' && running(current);
-    if (!later && running(current)) assertMeteredKept(current.products, checked.products);
-    const next: SubscriptionItem = later ? { ...base, scheduled_products: checked.products } : { ...base, products: checked.products, scheduled_products: null };
-    next.lf = subscriptionListFields(next);
-    const window = { starts_at: current.current_period_started_at, ends_at: current.current_period_ends_at, at: now };
-    const proration = later || !running(current) ? NO_PRORATION : prorate(current.products, checked.products, window, current.advance_billed ?? true);
+    const { next, proration, checks } = await planChange(ctx, current, { ...input, products });
     const behavior = input.proration_behavior ?? 'create_invoice';
+    const now = next.updated_at;
     await settle(ctx, { current, next, proration, behavior, period: { starts_at: now, ends_at: current.current_period_ends_at }, summary: false, checks });
     return toSubscription(next);
   });
+}
+
+/** What a change of products would do now, amounts excluding tax, as `create_invoice` would settle it (settle.ts). */
+export interface ChangePreview {
+  /** The products after the change. */
+  products: Subscription['products'];
+  /** At the next billing date: nothing is prorated. */
+  later: boolean;
+  lines: Array<{ name: string; description: string | null; amount: number }>;
+  credits: Array<{ name: string; amount: number }>;
+  /** Invoiced now: the charges less the credits they absorb. */
+  due_now: number;
+  /** The credit the charges cannot absorb, credited to the customer's wallet (plus its tax). */
+  to_wallet: number;
+  currency: string;
+}
+
+/**
+ * The preview of a change (the portal's step before confirming): the very decision `changeSubscription` takes
+ * (planChange), on the subscription as it is now, without writing anything.
+ */
+export async function previewSubscriptionChange(ctx: Ctx, id: string, input: ChangeInput & { products: SubscriptionProductInput[] }): Promise<ChangePreview> {
+  const current = await changeable(ctx, id);
+  const { next, proration, later } = await planChange(ctx, current, input);
+  const { absorbed, left } = creditUse(proration.lines, [], proration.credits);
+  const charged = proration.lines.reduce((sum, l) => sum + l.gross, 0);
+  return {
+    products: toSubscription(next).products,
+    later,
+    lines: proration.lines.map((l) => ({ name: l.name, description: l.description, amount: l.gross })),
+    credits: proration.credits.map((c) => ({ name: c.name, amount: c.discount_amount ?? 0 })),
+    due_now: charged - absorbed,
+    to_wallet: left.reduce((sum, c) => sum + (c.discount_amount ?? 0), 0),
+    currency: current.currency,
+  };
 }

@@ -106,12 +106,12 @@ export function invoiceView(view: ViewContext, page: InvoicePage, forms: Invoice
     ${invoice.type === 'invoice' ? html`<dt>${t('doc.due_at')}</dt><dd>${f.date(invoice.due_at)}</dd>` : ''}
   </dl>
   <h2>${t('doc.lines')}</h2>
-  <table>
+  <table class="lines">
     <thead><tr><th scope="col">${t('doc.description')}</th><th scope="col" class="num">${t('doc.quantity')}</th><th scope="col" class="num">${t('doc.unit_price')}</th><th scope="col" class="num">${t('doc.tax_rate')}</th><th scope="col" class="num">${t('doc.amount')}</th></tr></thead>
     <tbody>${invoice.line_items.map((line) => html`
       <tr><td>${line.name}${line.description ? html`<br><span class="help">${line.description}</span>` : ''}</td>
-      <td class="num">${f.number(line.units_count)}</td><td class="num">${money(line.unit_amount)}</td>
-      <td class="num">${f.percent(line.tax_rate)}</td><td class="num">${money(line.amount_excluding_tax)}</td></tr>`)}
+      <td class="num" data-label="${t('doc.quantity')}">${f.number(line.units_count)}</td><td class="num" data-label="${t('doc.unit_price')}">${money(line.unit_amount)}</td>
+      <td class="num" data-label="${t('doc.tax_rate')}">${f.percent(line.tax_rate)}</td><td class="num" data-label="${t('doc.amount')}">${money(line.amount_excluding_tax)}</td></tr>`)}
     </tbody>
   </table>
   <table class="totals">

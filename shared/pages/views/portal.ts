@@ -4,24 +4,29 @@ import type { PortalPage } from '../../domain/pages/portal';
 import { document, html, type Markup } from '../html';
 import { STRIPE_JS_URL, stripeScriptPath } from '../stripe-script';
 import { cardField, csrfField, notice, statusBadge, stripeError, stripeFields, type ViewContext } from './parts';
+import { billingDetailsForm } from './portal-billing';
+import { subscriptionsSection, type PreviewedChange, type SubscriptionTokens } from './portal-subscriptions';
 
 export interface PortalForms {
   path: string;
   /** One CSRF token per form kind (csrf.ts purposes). */
-  tokens: { add_card: string; make_default: string; remove: string };
+  tokens: { add_card: string; make_default: string; remove: string; billing_details: string } & SubscriptionTokens;
+  /** The change previewed before it is confirmed (`?change=`). */
+  previewed?: PreviewedChange;
   expiresAt: string;
   flash?: { text: string; kind: 'ok' | 'error' | 'info' };
   /** Stripe connected: "add a card" confirms this SetupIntent with the Payment Element, else the sandbox form. */
   stripe?: { publishableKey: string; clientSecret: string } | null;
 }
 
-/** A document of the list: its own page (its capability link), its PDF, and a pay link while something is due. */
+/** A document of the list: its own page (its capability link), its PDF and e-invoice (EN 16931 UBL), and a pay link while something is due. */
 function documentRow(view: ViewContext, doc: Invoice): Markup {
   const { t, f } = view;
   const payable = doc.type === 'invoice' && canMove(doc, 'charge') && doc.amount_due > 0;
   return html`<li><a href="${doc.public_url}">${doc.number ?? doc.id}</a> <span>${f.date(doc.emitted_at)}</span>
     <span>${f.money(doc.total_amount, doc.currency)}</span> ${statusBadge(view, doc.status, 'invoice_status')}
     <a href="${doc.public_url}/pdf" download aria-label="${t('portal.download')} ${doc.number ?? doc.id}">${t('portal.download')}</a>
+    <a href="${doc.public_url}/pdf?format=ubl" download aria-label="${t('portal.einvoice')} ${doc.number ?? doc.id}">${t('portal.einvoice')}</a>
     ${payable ? html`<a href="${doc.public_url}#pay-title">${t('portal.pay')} ${f.money(doc.amount_due, doc.currency)}</a>` : ''}</li>`;
 }
 
@@ -43,9 +48,7 @@ export function portalView(view: ViewContext, page: PortalPage, forms: PortalFor
   ${list(view, page.creditNotes.map((doc) => documentRow(view, doc)))}
 
   <h2>${t('portal.subscriptions')}</h2>
-  ${list(view, page.subscriptions.map((s) => html`<li><span>${s.products.map((p) => `${p.name} × ${f.number(p.quantity)}`).join(', ')}</span>
-    ${statusBadge(view, s.status, 'subscription_status')} <span>${t('portal.started', { date: f.date(s.starts_at) })}</span>
-    ${s.next_billing_at ? html`<span>${t('portal.next_billing', { date: f.date(s.next_billing_at) })}</span>` : ''}</li>`))}
+  ${list(view, subscriptionsSection(view, page, forms))}
 
   <h2>${t('portal.payment_methods')}</h2>
   ${list(view, page.paymentMethods.map((m) => {
@@ -79,7 +82,9 @@ export function portalView(view: ViewContext, page: PortalPage, forms: PortalFor
   ])}
 
   <h2>${t('portal.usage')}</h2>
-  ${list(view, page.usage.map((u) => html`<li>${t('portal.usage_line', { product: u.product, value: f.number(u.value), unit: u.unit, date: f.date(u.since) })}</li>`))}`;
+  ${list(view, page.usage.map((u) => html`<li>${t('portal.usage_line', { product: u.product, value: f.number(u.value), unit: u.unit, date: f.date(u.since) })}</li>`))}
+
+  ${page.settings.allow_billing_details_update ? html`<h2>${t('portal.billing_details')}</h2>${billingDetailsForm(view, customer, forms.path, forms.tokens.billing_details)}` : ''}`;
   const scripts = forms.stripe ? [STRIPE_JS_URL, stripeScriptPath(forms.path)] : [];
   return document({ language: f.language, title, body, scripts, footer: t('page.secure_footer', { seller: page.audience.sellerName }) });
 }

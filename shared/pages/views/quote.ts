@@ -75,15 +75,15 @@ export function quoteView(view: ViewContext, page: QuotePage, forms: QuoteForms)
   <h2>${t('quote.current_subscription')}</h2>
   <ul>${page.subscription.products.map((p) => html`<li>${p.name} × ${f.number(p.quantity)}</li>`)}</ul>
   <p>${t('quote.update_notice')}</p>` : ''}
-  <table>
+  <table class="lines">
     <thead><tr><th scope="col">${t('quote.product')}</th><th scope="col" class="num">${t('doc.quantity')}</th><th scope="col">${t('quote.billing')}</th>
       ${phases ? html`<th scope="col" class="num">${t('quote.price_per_period')}</th><th scope="col" class="num">${t('quote.periods')}</th>` : ''}
       ${values ? html`<th scope="col" class="num">${t('doc.amount')}</th>` : ''}</tr></thead>
     <tbody>${quote.line_items.map((line, i) => html`
       <tr><td>${line.name}${page.tiers[i]?.length ? html`<br><span class="help">${t('quote.tiers')}</span>${tierList(view, page.tiers[i]!, quote.currency)}` : ''}</td>
-      <td class="num">${f.number(line.quantity)}</td><td>${intervalText(view, line.billing_interval)}</td>
-      ${phases ? html`<td class="num">${money(line.amount_per_period)}</td><td class="num">${f.number(line.billing_periods)}</td>` : ''}
-      ${values ? html`<td class="num">${money(line.amount)}</td>` : ''}</tr>`)}
+      <td class="num" data-label="${t('doc.quantity')}">${f.number(line.quantity)}</td><td data-label="${t('quote.billing')}">${intervalText(view, line.billing_interval)}</td>
+      ${phases ? html`<td class="num" data-label="${t('quote.price_per_period')}">${money(line.amount_per_period)}</td><td class="num" data-label="${t('quote.periods')}">${f.number(line.billing_periods)}</td>` : ''}
+      ${values ? html`<td class="num" data-label="${t('doc.amount')}">${money(line.amount)}</td>` : ''}</tr>`)}
     </tbody>
   </table>
   <table class="totals"><tbody>

@@ -1,4 +1,5 @@
 import { aggregatorFixtures } from './aggregators';
+import { analyticsFixtures } from './analytics';
 import { catalogFixtures } from './catalog';
 import { couponFixtures } from './coupons';
 import { creditFixtures } from './credits';
@@ -35,6 +36,7 @@ const areas: AreaFixtures[] = [
   exportFixtures,
   creditFixtures,
   meteringFixtures,
+  analyticsFixtures,
   webhookFixtures,
   oauthFixtures,
   identityFixtures,

@@ -39,5 +39,7 @@ export const pageFixtures: AreaFixtures = {
     portalAddCard: { token: 'tok_visa' },
     portalMakeDefault: { payment_method_id: 'pm_unknown' },
     portalRemoveCard: { payment_method_id: 'pm_unknown' },
+    portalSubscription: { action: 'cancel', subscription_id: 'sub_unknown' },
+    portalBillingDetails: { billing_email: 'billing@example.test' },
   },
 };
