@@ -6,6 +6,7 @@ import { couponRoutes } from './coupons/routes';
 import { creditRoutes } from './credits/routes';
 import { customerRoutes } from './customers/routes';
 import { emailRoutes } from './emails/routes';
+import { exportRoutes } from './exports/routes';
 import { identityRoutes } from './identity/routes';
 import { invoiceRoutes } from './invoices/routes';
 import { invoicingEntityRoutes } from './invoicing-entities/routes';
@@ -47,6 +48,7 @@ export const routes: RouteDefinition[] = [
   ...invoiceRoutes,
   ...emailRoutes,
   ...walletRoutes,
+  ...exportRoutes,
   ...creditRoutes,
   ...meteringRoutes,
   ...analyticsRoutes,

@@ -62,6 +62,7 @@ const TAGS: Record<string, string> = {
   Invoices: 'Invoices, credit notes and documents: lifecycle, payments, charges, credit notes and the PDF.',
   Wallets: 'Prepaid wallets with a ledger, used to pay invoices.',
   Credits: 'Per-product credit balances: top-ups, usage and their transactions.',
+  Exports: 'Accounting journals (CSV, FEC, DATEV) and the data as Parquet, made in the background and downloaded (docs/accounting.md).',
   Webhooks: 'Webhook endpoints, the message history and delivery attempts (Standard Webhooks signatures).',
   OAuth: 'The service as an OAuth 2.1 authorization server: discovery, registration (RFC 7591), tokens and their signing keys.',
   MCP: 'The Model Context Protocol server: the API as tools for agents (docs/mcp.md).',

@@ -49,9 +49,10 @@ export const workerTableAccess = {
   scheduledWork: { actions: [], indexes: ['gsi4'] },
   /**
    * Does queued due work by key; invoices it issues may price lines from gsi3; a subscription's metered usage reads
-   * the customer's raw events (gsi2) for partial hours and bps.
+   * the customer's raw events (gsi2) for partial hours and bps; an export reads the workspace's lists (gsi1) and a
+   * customer's credit balances (gsi3).
    */
-  dueWork: { actions: workerActions, indexes: ['gsi2', 'gsi3'] },
+  dueWork: { actions: workerActions, indexes: ['gsi1', 'gsi2', 'gsi3'] },
   /**
    * Reads the API key a request presents (one GetItem) and its workspace's revocation epoch (a GetItem every few
    * seconds), and records the key's use (`last_used_at`, once a minute).

@@ -22,6 +22,10 @@ const productMembers: Record<string, Schema> = {
   properties: nullable(metadata),
   custom_properties: metadata,
   accounting: metadata,
+  account_code: {
+    ...nullable({ type: 'string', pattern: '^[0-9]{3,9}$' }),
+    description: 'The revenue account its invoice lines are booked to in the accounting exports (digits, as FEC and DATEV charts have them); null: the default 706000.',
+  },
   is_available_on_demand: { type: 'boolean' },
   is_available_on_subscription: { type: 'boolean' },
   aggregator_id: { ...nullable(id), description: 'The aggregator that meters the usage of a `dynamic` or `credit` product (others: null).' },
@@ -132,7 +136,7 @@ export const productResource: Schema = requireAll({
     id: str, name: str, status: { type: 'string', enum: PRODUCT_STATUSES }, type: { type: 'string', enum: PRODUCT_TYPES }, description: nstr,
     description_display_interval_dates: { type: 'boolean' }, public_description: nstr, translations: { type: ['object', 'null'], additionalProperties: true },
     properties: { type: ['object', 'null'], additionalProperties: true }, custom_properties: { type: 'object', additionalProperties: true }, accounting: { type: 'object', additionalProperties: true },
-    is_available_on_demand: { type: 'boolean' }, is_available_on_subscription: { type: 'boolean' }, aggregator_id: nstr,
+    account_code: nstr, is_available_on_demand: { type: 'boolean' }, is_available_on_subscription: { type: 'boolean' }, aggregator_id: nstr,
     price_configurations: { type: 'array', items: embeddedPriceConfigurationResource }, created_at: str, updated_at: str,
   },
 });

@@ -3,6 +3,7 @@ import { couponResource } from './coupons';
 import { creditBalanceResource, creditTransactionListItem, creditTransactionResource } from './credits';
 import { customerResource } from './customers';
 import { errorResource, oauthErrorResource } from './errors';
+import { exportResource } from './exports';
 import { invoiceResource } from './invoices';
 import { entityResource } from './invoicing-entities';
 import { clientRegistrationResource } from './oauth-clients';
@@ -38,6 +39,7 @@ export const schemaComponents: Record<string, Schema> = {
   Subscription: subscriptionResource,
   Invoice: invoiceResource,
   Wallet: walletResource,
+  Export: exportResource,
   WalletTransaction: walletTransactionResource,
   CreditBalance: creditBalanceResource,
   CreditTransaction: creditTransactionResource,

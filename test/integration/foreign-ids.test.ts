@@ -222,6 +222,10 @@ const SWEEPS: Record<string, Sweep> = {
     },
     members: { 'body.customer_id': 'customer' },
   },
+  createExport: {
+    request: (w) => ({ method: 'POST', path: '/v1/exports', body: { kind: 'journal', format: 'csv', period: { from: '2026-11-01', to: '2026-11-30' }, invoicing_entity_id: w.entity } }),
+    members: { 'body.invoicing_entity_id': 'entity' },
+  },
   topupCustomerCredits: {
     request: (w) => ({ method: 'POST', path: `/v1/customers/${w.customer}/credits/${w.creditProduct}/topup`, body: { credit_count: 10, price_id: w.creditPrice } }),
     members: { 'body.price_id': 'creditPrice' },

@@ -19,6 +19,8 @@ export interface ProductItem extends StoredItem {
   properties: Record<string, unknown> | null;
   custom_properties: Record<string, unknown>;
   accounting: Record<string, unknown>;
+  /** The revenue account of its lines in the accounting exports (docs/accounting.md); absent on products written before it. */
+  account_code?: string | null;
   is_available_on_demand: boolean;
   is_available_on_subscription: boolean;
   /** The aggregator that meters a `dynamic` or `credit` product; null otherwise (items written before metering lack it). */
@@ -35,7 +37,7 @@ export type ProductInput = Partial<
   Pick<
     ProductItem,
     | 'name' | 'description' | 'description_display_interval_dates' | 'public_description' | 'translations' | 'properties'
-    | 'custom_properties' | 'accounting' | 'is_available_on_demand' | 'is_available_on_subscription' | 'aggregator_id'
+    | 'custom_properties' | 'accounting' | 'account_code' | 'is_available_on_demand' | 'is_available_on_subscription' | 'aggregator_id'
   >
 >;
 
@@ -57,6 +59,7 @@ export function toProduct(item: ProductItem, configurations: PriceConfigurationI
     properties: item.properties,
     custom_properties: item.custom_properties,
     accounting: item.accounting,
+    account_code: item.account_code ?? null,
     is_available_on_demand: item.is_available_on_demand,
     is_available_on_subscription: item.is_available_on_subscription,
     aggregator_id: item.aggregator_id ?? null,

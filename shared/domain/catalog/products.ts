@@ -52,6 +52,7 @@ export async function createProduct(ctx: Ctx, input: ProductCreateInput): Promis
     properties: null,
     custom_properties: {},
     accounting: {},
+    account_code: null,
     is_available_on_demand: true,
     is_available_on_subscription: true,
     aggregator_id: null,

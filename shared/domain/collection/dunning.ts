@@ -89,7 +89,7 @@ export function afterFailure(ctx: Ctx, invoice: Dunned, failed: FailedAttempt): 
   }
   const exhausted: DunningState = { ...base, status: 'exhausted', next_attempt_at: null, final_action_status: 'done' };
   if (d.final_action === 'mark_uncollectible') {
-    const item: InvoiceItem = { ...withoutCollectionDue(invoice), status: 'uncollectible', dunning: exhausted };
+    const item: InvoiceItem = { ...withoutCollectionDue(invoice), status: 'uncollectible', dunning: exhausted, written_off_at: now };
     item.lf = invoiceListFields(item);
     return { item, also: [refDelete(ctx, invoice)] };
   }

@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'payment_method.created', 'payment_method.deleted', 'payment_method.expiring',
   'event.price_calculated',
   'alert.triggered',
+  'export.completed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -2,6 +2,7 @@ import { priceConfigurationEvents, productEvents } from '../catalog/events';
 import { couponEvents } from '../coupons/events';
 import { creditBalanceEvents, creditTransactionEvents } from '../credits/events';
 import { customerEvents } from '../customers/events';
+import { exportEvents } from '../exports/events';
 import { invoiceEvents } from '../invoices/events';
 import { invoicingEntityEvents } from '../invoicing-entities/events';
 import { paymentMethodEvents } from '../payment-methods/events';
@@ -39,6 +40,7 @@ const MAPPERS: Record<string, Mapper> = {
   customer_entitlements: entitlementsEvents,
   usage_event: usageEventEvents,
   alert_trigger: alertTriggerEvents,
+  export: exportEvents,
 };
 
 /** The one pure function of DESIGN.md §6: an item change (old image, new image) → the events it means. */

@@ -216,6 +216,8 @@ export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url' | 'collection_
    * transaction is pending and the credit note `to_pay` until the provider says.
    */
   pending_refund?: { transaction_id: string; payment_intent: string; amount: number };
+  /** When it was marked uncollectible (by hand or by the dunning's final action): the date of its write-off in the journal. */
+  written_off_at?: string;
   gsi4pk?: string;
   gsi4sk?: string;
   /** Revocation of the hosted page's links: revoking moves it on, and only links of the current one open (hosted-pages.md). */
@@ -263,7 +265,7 @@ export function assertStorable(item: InvoiceItem): void {
 const INTERNAL = [
   'pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'gsi4pk', 'gsi4sk', 'lf', 'invoicing_entity_id', 'tax_rate_exact', 'coupon_terms',
   'promotion_code_id', 'redeemed_coupon_ids', 'fixed_dates', 'credited_amount', 'refunded_amount', 'credited_by_line', 'wallet_load', 'charge_attempt',
-  'link_generation', 'pending_charge', 'pending_refund', 'email_order',
+  'link_generation', 'pending_charge', 'pending_refund', 'email_order', 'written_off_at',
 ] as const;
 
 export function toInvoice(item: InvoiceItem): Invoice {

@@ -34,7 +34,8 @@ async function simpleMove(ctx: Ctx, id: string, move: Move, to: InvoiceStatus): 
   return retryOnRace(async () => {
     const current = await findInvoiceItem(ctx, id);
     assertMove(current, move);
-    const next: InvoiceItem = { ...current, status: to, updated_at: ctx.clock.now().toISOString() };
+    const now = ctx.clock.now().toISOString();
+    const next: InvoiceItem = { ...current, status: to, updated_at: now, ...(to === 'uncollectible' && { written_off_at: now }) };
     next.lf = invoiceListFields(next);
     return toInvoice(await putIfUnchanged(next, current._version));
   });

@@ -4,6 +4,9 @@ import type { Key } from '../../db/keys';
 import { collectInvoice } from '../collection/collect';
 import { COLLECTION } from '../collection/dunning';
 import { CREDIT_LOT, expireCreditLot } from '../credits/expire';
+import { DAILY_DATA_EXPORT, runDailyDataExport } from '../exports/daily';
+import { EXPORT_WORK } from '../exports/export';
+import { runExport } from '../exports/run';
 import { endGracePeriod } from '../invoices/grace-period';
 import { GRACE_PERIOD } from '../invoices/invoice';
 import { PENDING_CHECK } from '../invoices/pending-check';
@@ -27,6 +30,8 @@ export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promis
   [CARD_EXPIRY]: (ctx, _key, id) => noticeCardExpiry(ctx, id),
   [COLLECTION]: (ctx, _key, id) => collectInvoice(ctx, id),
   [CREDIT_LOT]: (ctx, key) => expireCreditLot(ctx, key),
+  [DAILY_DATA_EXPORT]: (ctx, key) => runDailyDataExport(ctx, key),
+  [EXPORT_WORK]: (ctx, _key, id) => runExport(ctx, id),
   [GRACE_PERIOD]: (ctx, _key, id) => endGracePeriod(ctx, id),
   [PENDING_CHECK]: (ctx, _key, id) => checkPendingCharge(ctx, id),
   [SUBSCRIPTION_BILLING]: (ctx, _key, id) => billSubscription(ctx, id),

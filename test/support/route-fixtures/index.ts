@@ -4,6 +4,7 @@ import { catalogFixtures } from './catalog';
 import { couponFixtures } from './coupons';
 import { creditFixtures } from './credits';
 import { customerFixtures } from './customers';
+import { exportFixtures } from './exports';
 import { identityFixtures } from './identity';
 import { invoiceFixtures } from './invoices';
 import { invoicingEntityFixtures } from './invoicing-entities';
@@ -35,6 +36,7 @@ const areas: AreaFixtures[] = [
   planFixtures,
   invoiceFixtures,
   walletFixtures,
+  exportFixtures,
   creditFixtures,
   meteringFixtures,
   analyticsFixtures,
