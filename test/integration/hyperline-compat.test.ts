@@ -11,7 +11,11 @@ import { pricedProduct, subscribe, subscriber } from '../support/subscriptions';
  */
 interface Member { type: string | string[]; enum?: string[] }
 interface Example { name: string; path?: Record<string, string>; body?: Record<string, unknown>; expect?: Record<string, unknown> }
-interface Fixture { route: string; ours: string; setup: string[]; examples: Example[]; response: { status: number; members: Record<string, Member> } }
+interface Fixture {
+  route: string; ours: string; setup: string[]; examples: Example[];
+  /** `item_members`: those of each item of a `{meta, data}` list. */
+  response: { status: number; members: Record<string, Member>; item_members?: Record<string, Member> };
+}
 
 const dir = 'test/fixtures/hyperline';
 const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => ({ file: f, ...JSON.parse(readFileSync(join(dir, f), 'utf8')) }))
@@ -67,9 +71,13 @@ describe.each(fixtures)('$file: $route', (fixture) => {
   it.each(fixture.examples)('accepts "$name" and answers with the documented members', async (example) => {
     const values = await world(fixture.setup);
     const path = fixture.route.split(' ')[1]!.replace(/\{(\w+)\}/g, (_, name: string) => filled(example.path?.[name], values));
-    const reply = await client.post(path, example.body === undefined ? undefined : filled(example.body, values));
+    const reply = fixture.route.startsWith('GET ') ? await client.get(path) : await client.post(path, example.body === undefined ? undefined : filled(example.body, values));
     expect({ status: reply.status, body: reply.body }).toMatchObject({ status: fixture.response.status });
     expectDocumentedMembers(reply.body, fixture.response.members);
+    if (fixture.response.item_members) {
+      expect(reply.body.data.length).toBeGreaterThan(0);
+      for (const item of reply.body.data) expectDocumentedMembers(item, fixture.response.item_members);
+    }
     if (example.expect) expect(reply.body).toMatchObject(example.expect);
   });
 });
@@ -119,6 +127,14 @@ describe('the meanings behind the names', () => {
     expect([refused.status, refused.body.code]).toEqual([422, 'unsupported_cancel_date']);
     const scheduled = await client.post(`/v1/subscriptions/${subscription_id}/cancel`, { cancel_at: current.current_period_ends_at, pro_rata: false });
     expect(scheduled.body).toMatchObject({ status: 'active', cancel_at_period_end: true });
+  });
+
+  it('POST …/prices replaces the prices as PUT does', async () => {
+    const { price_configuration_id } = await pricedProduct(client, 'flat_fee');
+    const reply = await client.post(`/v1/price-configurations/${price_configuration_id}/prices`, { prices: [{ amount: 2_500 }] });
+    expect(reply.status).toBe(200);
+    expect(reply.body.prices).toMatchObject([{ amount: 2_500 }]);
+    expect((await client.get(`/v1/price-configurations/${price_configuration_id}`)).body.prices).toMatchObject([{ amount: 2_500 }]);
   });
 
   it('reactivate on a scheduled cancellation still undoes it (deprecated); uncancel is its name now', async () => {
