@@ -65,6 +65,11 @@ export const catalogRoutes: RouteDefinition[] = [
     request: { path: idPath, body: pricesUpdateBody }, response: { status: 200, schema: priceConfigurationResource },
   },
   {
+    id: 'postPrices', method: 'POST', path: '/v1/price-configurations/{id}/prices', handler: 'functions/catalog/post-prices.ts',
+    scope: 'write', tag: 'Prices', summary: "Replace the prices of a price configuration (Hyperline's method; as PUT)",
+    request: { path: idPath, body: pricesUpdateBody }, response: { status: 200, schema: priceConfigurationResource },
+  },
+  {
     id: 'archivePriceConfiguration', method: 'PUT', path: '/v1/price-configurations/{id}/archive', handler: 'functions/catalog/archive-price-configuration.ts',
     scope: 'write', tag: 'Prices', summary: 'Archive a price configuration', request: { path: idPath }, response: { status: 200, schema: priceConfigurationResource },
   },

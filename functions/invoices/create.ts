@@ -1,5 +1,5 @@
-import { createInvoice, type InvoiceInput } from '../../shared/domain/invoices/create';
+import { createHyperlineInvoice, type HyperlineInvoiceInput } from '../../shared/domain/hyperline/invoice-request';
 import { httpHandler } from '../../shared/http/handler';
 import { route } from '../../shared/schemas/generated/createInvoice.js';
 
-export const handler = httpHandler<InvoiceInput>(route, ({ ctx, body }) => createInvoice(ctx, body));
+export const handler = httpHandler<HyperlineInvoiceInput>(route, ({ ctx, body }) => createHyperlineInvoice(ctx, body));

@@ -1,4 +1,4 @@
-import { reactivateSubscription } from '../../shared/domain/subscriptions/lifecycle';
+import { reactivateSubscription } from '../../shared/domain/hyperline/reactivate';
 import { getSubscription } from '../../shared/domain/subscriptions/read';
 import { httpHandler } from '../../shared/http/handler';
 import { route } from '../../shared/schemas/generated/reactivateSubscription.js';

@@ -46,5 +46,10 @@ export const subscriptionRoutes: RouteDefinition[] = [
   // These answer as GET does (metered usage: gsi2) and write through the same settlement as a change (gsi3).
   { ...action('pauseSubscription', 'pause', 'Pause an active subscription, with or without billing during the pause', subscriptionPauseBody), indexes: ['gsi2', 'gsi3'] },
   { ...action('resumeSubscription', 'resume', 'Resume a paused subscription', subscriptionResumeBody), indexes: ['gsi2', 'gsi3'] },
-  { ...action('reactivateSubscription', 'reactivate', 'Undo a cancellation scheduled at the end of the period'), indexes: ['gsi2', 'gsi3'] },
+  {
+    ...action('reactivateSubscription', 'reactivate', 'Reactivate a paused subscription (Hyperline\'s meaning)'),
+    description: 'A paused subscription becomes active, as `resume` does without an invoice for the rest of the period. Deprecated second meaning: on a subscription that is not paused, undoes a cancellation scheduled at the end of the period, as before; use `POST /v1/subscriptions/{id}/uncancel` for that (deprecated since issue 36; see docs/hyperline.md).',
+    indexes: ['gsi2', 'gsi3'],
+  },
+  { ...action('uncancelSubscription', 'uncancel', 'Undo a cancellation scheduled at the end of the period'), indexes: ['gsi2', 'gsi3'] },
 ];

@@ -16,6 +16,10 @@ export const walletRoutes: RouteDefinition[] = [
     scope: 'read', tag: 'Wallets', summary: 'List wallets', request: { query: walletListQuery }, response: { status: 200, schema: listOf(walletResource), list: true },
   },
   {
+    id: 'listWalletsV2', method: 'GET', path: '/v2/wallets', handler: 'functions/wallets/list-v2.ts',
+    scope: 'read', tag: 'Wallets', summary: "List wallets (Hyperline's path; as GET /v1/wallets)", request: { query: walletListQuery }, response: { status: 200, schema: listOf(walletResource), list: true },
+  },
+  {
     id: 'getWallet', method: 'GET', path: '/v1/wallets/{id}', handler: 'functions/wallets/get.ts',
     scope: 'read', tag: 'Wallets', summary: 'Get a wallet', request: { path: idPath }, response: { status: 200, schema: walletResource },
   },

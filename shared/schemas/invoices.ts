@@ -5,6 +5,7 @@ import {
 import { INVOICE_STATUSES, INVOICE_TYPES, invoiceFilters } from './invoice-filters';
 import { paymentMethodSummary } from './payment-methods';
 import { listQuerySchema } from './list-query';
+import { hyperlineInvoiceMembers, hyperlineLineMembers } from './hyperline';
 
 const amount = { type: 'integer', minimum: 0, maximum: 1e13 };
 const quantity = { type: 'integer', minimum: 0, maximum: 1e9 };
@@ -35,6 +36,9 @@ const lineItem = object({
 
 const lineItems = { type: 'array', maxItems: 500, items: lineItem };
 
+/** A created invoice's lines also take Hyperline's period names. */
+const createdLineItems = { ...lineItems, items: object({ ...lineItem.properties as Record<string, Schema>, ...hyperlineLineMembers }) };
+
 const editable: Record<string, Schema> = {
   line_items: lineItems,
   tax_rate: percentage,
@@ -63,11 +67,13 @@ export const invoiceCreateBody = object(
     customer_id: id,
     invoicing_entity_id: id,
     type: { type: 'string', enum: ['invoice', 'document'] },
-    status: { type: 'string', enum: ['draft', 'to_pay'] },
+    status: { type: 'string', enum: ['draft', 'to_pay', 'paid'], description: 'draft (default), to_pay (numbered at once), or paid (Hyperline: to_pay, then paid in full outside the service at settled_at).' },
     currency,
     coupon_ids: { type: 'array', maxItems: 5, uniqueItems: true, items: id },
     promotion_code: text(64, 1),
     ...editable,
+    line_items: createdLineItems,
+    ...hyperlineInvoiceMembers,
   },
   ['customer_id'],
 );

@@ -1,6 +1,7 @@
 import { requireAll } from './common';
 import { dateTime, id, nullable, object, type Schema } from './common';
 import { listQuerySchema, type FilterSpec } from './list-query';
+import { hyperlineCancelMembers } from './hyperline';
 import { promotionCode } from './promotion-codes';
 
 /** Kept beside SUBSCRIPTION_STATUSES (shared/domain/subscriptions/subscription.ts); a unit test checks they agree. */
@@ -15,6 +16,7 @@ export const subscriptionListQuery = listQuerySchema(subscriptionFilters, { sort
 export const subscriptionCancelBody = object({
   mode: { type: 'string', enum: ['end_of_period', 'immediately'] },
   prorate: { type: 'boolean', description: '`immediately` only: credit the unused part of the period already billed (default false).' },
+  ...hyperlineCancelMembers,
 });
 
 /** The products of a subscription (all of them): the same shape as a quote's lines. */

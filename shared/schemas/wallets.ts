@@ -1,6 +1,7 @@
 import { requireAll } from './common';
 import { dateTime, id, nullable, object, text, type Schema } from './common';
 import { listQuerySchema, pagingQuery, type FilterSpec } from './list-query';
+import { hyperlineLoadMembers } from './hyperline';
 
 const money = { type: 'integer', minimum: 0, maximum: 1e15 };
 const interval = object({ period: { type: 'string', enum: ['days', 'weeks', 'months', 'years'] }, count: { type: 'integer', minimum: 1, maximum: 1000 } }, ['period', 'count']);
@@ -18,7 +19,11 @@ const settings: Record<string, Schema> = {
 
 export const walletCreateBody = object({ customer_id: id, ...settings }, ['customer_id']);
 export const walletUpdateBody = object({ state: { type: 'string', enum: ['active', 'paused'] }, ...settings });
-export const walletLoadBody = object({ type: { type: 'string', enum: ['free', 'paid'] }, amount: { type: 'integer', minimum: 1, maximum: 1e15 }, comment: nullable(text(500)) }, ['type', 'amount']);
+/** Ours: `type` + `amount`; Hyperline's: `amount` (paid) and/or `amount_free` (docs/hyperline.md). At least one amount. */
+export const walletLoadBody = {
+  ...object({ type: { type: 'string', enum: ['free', 'paid'] }, amount: { type: 'integer', minimum: 0, maximum: 1e15 }, ...hyperlineLoadMembers, comment: nullable(text(500)) }),
+  minProperties: 1,
+};
 
 export const walletFilters: FilterSpec = { customer_id: { kind: 'string' } };
 export const walletListQuery = listQuerySchema(walletFilters, { sortable: true });

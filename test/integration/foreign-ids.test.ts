@@ -265,6 +265,7 @@ const FILTERS: Record<string, Kind> = {
   'listInvoices query.subscription_id': 'subscription',
   'listInvoices query.original_invoice_id': 'customer',
   'listWallets query.customer_id': 'customer',
+  'listWalletsV2 query.customer_id': 'customer',
   'listEmails query.customer_id': 'customer',
   // Invoices are not among the world's things: another workspace's id is swept with a customer's, as above.
   'listEmails query.invoice_id': 'customer',

@@ -212,7 +212,8 @@ describe('recurring billing by the scheduled run', () => {
     const events = await eventsOf(sub.id);
     // The two events of one write share its time: their order between themselves is not defined.
     expect(events.slice(0, 2).sort()).toEqual([['subscription.activated', 'active'], ['subscription.created', 'active']]);
-    expect(events.slice(2)).toEqual([['subscription.updated', 'active'], ['subscription.cancelled', 'cancelled']]);
+    expect(events.slice(2, 4).sort()).toEqual([['subscription.cancellation_scheduled', 'active'], ['subscription.updated', 'active']]);
+    expect(events.slice(4)).toEqual([['subscription.cancelled', 'cancelled']]);
     moveTo(monthsAfter(t0, 3));
     await run();
     expect(await invoicesOf(customer.id)).toHaveLength(2);

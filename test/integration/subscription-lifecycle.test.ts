@@ -305,7 +305,7 @@ describe('pause and resume', () => {
     const invoices = await w.invoices();
     expect(invoices.map((i) => i.amount_excluding_tax)).toEqual([6_000, 4_000]);
     expect((await w.client.post(`/v1/subscriptions/${sub.id}/resume`, {})).status).toBe(409);
-    expect(await eventsOf(w.client, sub.id)).toEqual(['subscription.activated', 'subscription.created', 'subscription.paused', 'subscription.resumed']);
+    expect(await eventsOf(w.client, sub.id)).toEqual(['subscription.activated', 'subscription.created', 'subscription.paused', 'subscription.reactivated', 'subscription.resumed']);
   });
 
   it('with billing: the billing dates of the pause invoice as usual', async () => {
@@ -330,13 +330,13 @@ describe('cancellation', () => {
     at(plus(T0, 10 * DAY));
     expect((await w.client.post(`/v1/subscriptions/${sub.id}/cancel`, {})).body).toMatchObject({ cancel_at_period_end: true, ends_at: T1 });
     expect((await w.client.post(`/v1/subscriptions/${sub.id}/cancel`, {})).status).toBe(409);
-    const undone = await w.client.post(`/v1/subscriptions/${sub.id}/reactivate`);
+    const undone = await w.client.post(`/v1/subscriptions/${sub.id}/uncancel`);
     expect(undone.body).toMatchObject({ status: 'active', cancel_at_period_end: false, cancelled_at: null, ends_at: null });
-    expect((await w.client.post(`/v1/subscriptions/${sub.id}/reactivate`)).status).toBe(409);
+    expect((await w.client.post(`/v1/subscriptions/${sub.id}/uncancel`)).status).toBe(409);
     at(plus(T1, 60_000));
     await w.run();
     expect((await w.invoices()).map((i) => i.amount_excluding_tax)).toEqual([6_000, 6_000]);
-    expect(await eventsOf(w.client, sub.id)).toEqual(['subscription.activated', 'subscription.created', 'subscription.updated', 'subscription.updated']);
+    expect(await eventsOf(w.client, sub.id)).toEqual(['subscription.activated', 'subscription.cancellation_scheduled', 'subscription.created', 'subscription.updated', 'subscription.updated']);
   });
 
   it('now, with prorate: a final invoice of the in-arrears part and the usage so far, the unused in-advance part credited', async () => {

@@ -24,7 +24,7 @@ describe('mapChange: customers', () => {
   it('maps status moves to archived and unarchived, a soft delete to deleted', () => {
     const archived = { ...customer(), status: 'archived', updated_at: t1 };
     expect(types(customer(), archived)).toEqual(['customer.archived']);
-    expect(types(archived, { ...archived, status: 'active' })).toEqual(['customer.unarchived']);
+    expect(types(archived, { ...archived, status: 'active' })).toEqual(['customer.unarchived', 'customer.recovered']);
     expect(types(customer(), { ...customer(), deleted_at: t1, updated_at: t1 })).toEqual(['customer.deleted']);
   });
 

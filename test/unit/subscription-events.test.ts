@@ -29,7 +29,7 @@ describe('mapChange: subscriptions', () => {
     const active = subscription({ status: 'active' });
     expect(types(subscription(), active)).toEqual(['subscription.activated']);
     expect(types(active, { ...active, status: 'cancelled', cancelled_at: 'x', ends_at: 'x' })).toEqual(['subscription.cancelled']);
-    expect(types(active, { ...active, cancel_at_period_end: true, cancelled_at: 'x', ends_at: 'y' })).toEqual(['subscription.updated']);
+    expect(types(active, { ...active, cancel_at_period_end: true, cancelled_at: 'x', ends_at: 'y' })).toEqual(['subscription.updated', 'subscription.cancellation_scheduled']);
     expect(types(active, { ...active, products: [product({ quantity: 4 })] })).toEqual(['subscription.updated']);
   });
 
@@ -37,7 +37,7 @@ describe('mapChange: subscriptions', () => {
     const active = subscription({ status: 'active' });
     const paused = { ...active, status: 'paused' as const, paused_at: 'x', pause_billing: 'none' as const, _version: 1 };
     expect(types(active, paused)).toEqual(['subscription.paused']);
-    expect(types(paused, { ...paused, status: 'active', paused_at: null, pause_billing: null })).toEqual(['subscription.resumed']);
+    expect(types(paused, { ...paused, status: 'active', paused_at: null, pause_billing: null })).toEqual(['subscription.resumed', 'subscription.reactivated']);
     const trialing = subscription({ status: 'trialing', trial_ends_at: '2026-02-14T10:00:00.000Z', trial_ending_notified: false });
     expect(types(trialing, { ...trialing, trial_ending_notified: true })).toEqual(['subscription.trial_ending']);
     const told = { ...trialing, trial_ending_notified: true };

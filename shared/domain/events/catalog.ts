@@ -1,6 +1,8 @@
 /** Every event type of decisions.md ("Webhook messages"), dotted `<object>.<action>`. */
 export const EVENT_TYPES = [
   'customer.created', 'customer.updated', 'customer.archived', 'customer.unarchived', 'customer.deleted', 'customer.email_bounced',
+  // Hyperline's name of customer.unarchived (docs/hyperline.md): both are emitted.
+  'customer.recovered',
   'invoicing_entity.created', 'invoicing_entity.updated',
   'product.created', 'product.updated', 'product.archived', 'product.unarchived',
   'price_configuration.created', 'price_configuration.updated', 'price_configuration.archived',
@@ -11,6 +13,8 @@ export const EVENT_TYPES = [
   'subscription.created', 'subscription.activated', 'subscription.updated', 'subscription.cancelled',
   'subscription.paused', 'subscription.resumed', 'subscription.trial_ending', 'subscription.trial_ended',
   'subscription.migrated', 'entitlements.updated',
+  // Hyperline's (docs/hyperline.md).
+  'subscription.cancellation_scheduled', 'subscription.reactivated',
   'invoice.created', 'invoice.grace_period.started', 'invoice.ready', 'invoice.settled', 'invoice.errored', 'invoice.voided',
   'invoice.payment_failed', 'invoice.payment_action_required', 'invoice.payment_disputed', 'invoice.reminder_due',
   'credit_note.ready', 'credit_note.settled',

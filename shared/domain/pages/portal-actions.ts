@@ -12,7 +12,7 @@ import { findEntityItem } from '../invoicing-entities/read';
 import { portalSettingsOf, type PortalSettings } from '../invoicing-entities/portal-settings';
 import { cancelSubscription } from '../subscriptions/cancel';
 import { changeSubscription, previewSubscriptionChange, type ChangePreview } from '../subscriptions/change';
-import { reactivateSubscription } from '../subscriptions/lifecycle';
+import { undoCancellation } from '../subscriptions/lifecycle';
 import { isMetered } from '../subscriptions/metered';
 import type { SubscriptionProductInput } from '../subscriptions/prepare';
 import { subscriptionNotFound, type SubscriptionItem } from '../subscriptions/subscription';
@@ -125,7 +125,7 @@ export async function portalSubscriptionAction(ctx: Ctx, session: PortalSessionI
         return cancelSubscription(ctx, subscription.id, { mode: settings.cancel_mode });
       case 'reactivate':
         if (!settings.allow_cancel) throw notAllowed('cancelling a subscription');
-        return reactivateSubscription(ctx, subscription.id);
+        return undoCancellation(ctx, subscription.id);
       case 'change':
         return changeSubscription(ctx, subscription.id, { products: await changedProducts(ctx, subscription, settings, input) });
     }

@@ -13,7 +13,8 @@ const settings = (s: SubscriptionItem) => ({
  * `subscription.created` when written (with `subscription.activated` too when it is active from the start);
  * `subscription.activated` when it becomes active from pending or from its trial (then with
  * `subscription.trial_ended`); `subscription.trial_ending` when the scheduler marks its trial's end near;
- * `subscription.paused` / `subscription.resumed` on a pause and a resume; `subscription.cancelled` when it becomes
+ * `subscription.paused` / `subscription.resumed` (with Hyperline's `subscription.reactivated`) on a pause and a resume;
+ * `subscription.cancellation_scheduled` (Hyperline's) beside `updated` when a cancellation at period end is scheduled; `subscription.cancelled` when it becomes
  * cancelled (at once, or at the end of its period); `subscription.updated` when its products, its scheduled change or
  * its cancellation at period end change; `subscription.migrated` when a plan migration moves it (now, or its
  * scheduled change). A billing run moving the period is not an update. Data: the public
@@ -28,7 +29,8 @@ export function subscriptionEvents(before: SubscriptionItem | undefined, after: 
   if (!before.trial_ending_notified && after.trial_ending_notified) events.push({ type: 'subscription.trial_ending', data });
   if (before.status === 'trialing' && after.status !== 'trialing') events.push({ type: 'subscription.trial_ended', data });
   if (before.status !== after.status && after.status === 'paused') events.push({ type: 'subscription.paused', data });
-  if (before.status === 'paused' && after.status === 'active') events.push({ type: 'subscription.resumed', data });
+  if (!before.cancel_at_period_end && after.cancel_at_period_end && after.status !== 'cancelled') events.push({ type: 'subscription.cancellation_scheduled', data });
+  if (before.status === 'paused' && after.status === 'active') events.push({ type: 'subscription.resumed', data }, { type: 'subscription.reactivated', data });
   if (before.status !== after.status && after.status === 'active' && before.status !== 'paused') events.push({ type: 'subscription.activated', data });
   if (before.status !== after.status && after.status === 'cancelled') events.push({ type: 'subscription.cancelled', data });
   // The write that marks a plan migration is its move, written once per (migration, subscription): docs/plans.md.

@@ -66,10 +66,10 @@ function restOfPeriod(s: SubscriptionItem, now: string): Proration {
 }
 
 /**
- * `POST /v1/subscriptions/{id}/reactivate`: undoes a cancellation at period end (before that end): the subscription
+ * `POST /v1/subscriptions/{id}/uncancel`: undoes a cancellation at period end (before that end): the subscription
  * goes on as if it had not been asked. 409 when no cancellation is scheduled (or it is cancelled already).
  */
-export const reactivateSubscription = (ctx: Ctx, id: string) =>
+export const undoCancellation = (ctx: Ctx, id: string) =>
   move(ctx, id, (current) => {
     if (current.status === 'cancelled' || !current.cancel_at_period_end) {
       throw new Conflict(`Subscription '${id}' has no scheduled cancellation to undo.`, 'invalid_state_transition');

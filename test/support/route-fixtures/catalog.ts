@@ -19,6 +19,7 @@ export const catalogFixtures: AreaFixtures = {
     updateProduct: { name: 'Changed by another workspace' },
     createPriceConfiguration: { product_id: 'itm_unknown', currency: 'EUR', type: 'fee', prices: [{ amount: 100 }] },
     updatePrices: { prices: seatTiers },
+    postPrices: { prices: seatTiers },
     simulatePrice: { quantity: 3 },
     createPriceBook: { name: 'Partners' },
   },

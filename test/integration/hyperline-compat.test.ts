@@ -1,0 +1,148 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { routes } from '../../functions/routes';
+import { startTestApi, type Client, type TestApi } from '../support/api';
+import { pricedProduct, subscribe, subscriber } from '../support/subscriptions';
+
+/**
+ * Issue 36's done-when: the request examples of Hyperline's API reference (test/fixtures/hyperline/, each with its
+ * source address) replayed through HTTP are accepted, and each answer holds the members Hyperline documents for it,
+ * with the documented types and enums.
+ */
+interface Member { type: string | string[]; enum?: string[] }
+interface Example { name: string; path?: Record<string, string>; body?: Record<string, unknown>; expect?: Record<string, unknown> }
+interface Fixture {
+  route: string; ours: string; setup: string[]; examples: Example[];
+  /** `item_members`: those of each item of a `{meta, data}` list. */
+  response: { status: number; members: Record<string, Member>; item_members?: Record<string, Member> };
+}
+
+const dir = 'test/fixtures/hyperline';
+const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => ({ file: f, ...JSON.parse(readFileSync(join(dir, f), 'utf8')) }))
+  .filter((f): f is Fixture & { file: string } => typeof f.route === 'string');
+
+let api: TestApi;
+let client: Client;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  client = await api.client();
+});
+afterAll(() => api.close());
+
+/** What an example's `{placeholders}` name, made fresh for each example (a cancelled subscription is not reusable). */
+async function world(needs: string[]): Promise<Record<string, string>> {
+  const customer = await subscriber(client);
+  const values: Record<string, string> = { customer_id: customer.id };
+  if (needs.includes('product')) values.product_id = (await pricedProduct(client, 'flat_fee')).product_id;
+  if (needs.includes('wallet')) values.wallet_id = (await client.post('/v1/wallets', { customer_id: customer.id })).body.id;
+  if (needs.some((n) => n.endsWith('subscription'))) {
+    const fee = await pricedProduct(client, 'flat_fee');
+    values.subscription_id = (await subscribe(client, { customer_id: customer.id, starts_at: new Date().toISOString(), products: [{ ...fee, quantity: 1 }] })).id;
+  }
+  if (needs.includes('paused_subscription')) expect((await client.post(`/v1/subscriptions/${values.subscription_id}/pause`, {})).status).toBe(200);
+  return values;
+}
+
+const filled = (value: unknown, values: Record<string, string>): any => JSON.parse(JSON.stringify(value ?? null).replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? `{${name}}`));
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (Number.isInteger(value)) return 'integer';
+  return typeof value;
+}
+
+function expectDocumentedMembers(body: Record<string, unknown>, members: Record<string, Member>) {
+  for (const [name, member] of Object.entries(members)) {
+    expect({ name, present: name in body }).toEqual({ name, present: true });
+    const types = [member.type].flat();
+    expect({ name, type: types.includes(typeOf(body[name])) || (types.includes('number') && typeof body[name] === 'number') }).toEqual({ name, type: true });
+    if (member.enum && body[name] !== null) expect(member.enum).toContain(body[name]);
+  }
+}
+
+describe.each(fixtures)('$file: $route', (fixture) => {
+  it('names a route of this API', () => {
+    const [method, path] = fixture.route.split(' ');
+    expect(routes.find((r) => r.id === fixture.ours)).toMatchObject({ method, path });
+  });
+
+  it.each(fixture.examples)('accepts "$name" and answers with the documented members', async (example) => {
+    const values = await world(fixture.setup);
+    const path = fixture.route.split(' ')[1]!.replace(/\{(\w+)\}/g, (_, name: string) => filled(example.path?.[name], values));
+    const reply = fixture.route.startsWith('GET ') ? await client.get(path) : await client.post(path, example.body === undefined ? undefined : filled(example.body, values));
+    expect({ status: reply.status, body: reply.body }).toMatchObject({ status: fixture.response.status });
+    expectDocumentedMembers(reply.body, fixture.response.members);
+    if (fixture.response.item_members) {
+      expect(reply.body.data.length).toBeGreaterThan(0);
+      for (const item of reply.body.data) expectDocumentedMembers(item, fixture.response.item_members);
+    }
+    if (example.expect) expect(reply.body).toMatchObject(example.expect);
+  });
+});
+
+describe('the meanings behind the names', () => {
+  it('an imported paid invoice keeps its number as reference, is paid at settled_at, and its lines keep their periods', async () => {
+    const { customer_id } = await world([]);
+    const reply = await client.post('/v1/invoices', {
+      customer_id, status: 'paid', number: 'OLD-7', payment_method_strategy: 'external', settled_at: '2024-01-10T10:00:00Z',
+      line_items: [{ name: 'Audit', units_count: 1, unit_amount: 1000, tax_rate: 0, period_start: '2024-01-01T00:00:00Z', period_end: '2024-02-01T00:00:00Z' }],
+    });
+    expect(reply.status).toBe(201);
+    expect(reply.body).toMatchObject({ status: 'paid', reference: 'OLD-7', amount_due: 0, amount_paid: 1000, collection_method: 'manual' });
+    expect(reply.body.number).not.toBe('OLD-7');
+    expect(reply.body.transactions[0]).toMatchObject({ amount: 1000, process_at: '2024-01-10T10:00:00.000Z' });
+    expect(reply.body.line_items[0]).toMatchObject({ period_starts_at: '2024-01-01T00:00:00Z', period_ends_at: '2024-02-01T00:00:00Z' });
+  });
+
+  it.each([
+    [{ status: 'draft', settled_at: '2024-01-10T10:00:00Z' }, 'settled_at_without_payment'],
+    [{ number: 'A-1', reference: 'B-2' }, 'conflicting_members'],
+    [{ line_items: [{ name: 'x', unit_amount: 1, units_count: 1, period_start: '2024-01-01T00:00:00Z', period_starts_at: '2024-01-01T00:00:00Z' }] }, 'conflicting_members'],
+  ])('refuses %j (%s) and writes nothing', async (extra, code) => {
+    const { customer_id } = await world([]);
+    const before = (await client.get(`/v1/invoices?customer_id=${customer_id}`)).body.meta.total;
+    const reply = await client.post('/v1/invoices', { customer_id, line_items: [{ name: 'x', unit_amount: 1, units_count: 1 }], ...extra });
+    expect([reply.status, reply.body.code]).toEqual([422, code]);
+    expect((await client.get(`/v1/invoices?customer_id=${customer_id}`)).body.meta.total).toBe(before);
+  });
+
+  it('a wallet load of both amounts credits the free part now and invoices the paid part', async () => {
+    const { wallet_id, customer_id } = await world(['wallet']);
+    const reply = await client.post(`/v1/wallets/${wallet_id}/load`, { amount: 3000, amount_free: 500 });
+    expect(reply.status).toBe(200);
+    expect(reply.body.balance).toEqual({ amount: 500 });
+    const invoices = (await client.get(`/v1/invoices?customer_id=${customer_id}`)).body.data;
+    expect(invoices.map((i: { status: string; total_amount: number }) => [i.status, i.total_amount])).toEqual([['to_pay', 3000]]);
+    expect((await client.post(`/v1/wallets/${wallet_id}/load`, {})).status).toBe(400);
+    expect((await client.post(`/v1/wallets/${wallet_id}/load`, { type: 'free', amount_free: 5 })).body.code).toBe('conflicting_members');
+  });
+
+  it("cancel_at at the current period's end schedules the cancellation; another future date is refused", async () => {
+    const { subscription_id } = await world(['subscription']);
+    const current = (await client.get(`/v2/subscriptions/${subscription_id}`)).body;
+    const other = new Date(Date.parse(current.current_period_ends_at) - 86_400_000).toISOString();
+    const refused = await client.post(`/v1/subscriptions/${subscription_id}/cancel`, { cancel_at: other });
+    expect([refused.status, refused.body.code]).toEqual([422, 'unsupported_cancel_date']);
+    const scheduled = await client.post(`/v1/subscriptions/${subscription_id}/cancel`, { cancel_at: current.current_period_ends_at, pro_rata: false });
+    expect(scheduled.body).toMatchObject({ status: 'active', cancel_at_period_end: true });
+  });
+
+  it('POST …/prices replaces the prices as PUT does', async () => {
+    const { price_configuration_id } = await pricedProduct(client, 'flat_fee');
+    const reply = await client.post(`/v1/price-configurations/${price_configuration_id}/prices`, { prices: [{ amount: 2_500 }] });
+    expect(reply.status).toBe(200);
+    expect(reply.body.prices).toMatchObject([{ amount: 2_500 }]);
+    expect((await client.get(`/v1/price-configurations/${price_configuration_id}`)).body.prices).toMatchObject([{ amount: 2_500 }]);
+  });
+
+  it('reactivate on a scheduled cancellation still undoes it (deprecated); uncancel is its name now', async () => {
+    const { subscription_id } = await world(['subscription']);
+    await client.post(`/v1/subscriptions/${subscription_id}/cancel`, {});
+    expect((await client.post(`/v1/subscriptions/${subscription_id}/reactivate`)).body).toMatchObject({ status: 'active', cancel_at_period_end: false });
+    await client.post(`/v1/subscriptions/${subscription_id}/cancel`, {});
+    expect((await client.post(`/v1/subscriptions/${subscription_id}/uncancel`)).body).toMatchObject({ cancel_at_period_end: false });
+    expect((await client.post(`/v1/subscriptions/${subscription_id}/uncancel`)).status).toBe(409);
+  });
+});
