@@ -65,7 +65,7 @@ const customerListSchema = listQuerySchema(customerFilters, { sortable: true });
 export const customerListQuery: Schema = {
   ...customerListSchema,
   properties: {
-    ...customerListSchema.properties,
+    ...(customerListSchema.properties as Record<string, Schema>),
     search: { type: 'string', minLength: 1, maxLength: 255, description: 'Part of the name, billing email or external id (case ignored).' },
   },
 };
