@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
-import { buildDashboard, defaultDashboardOut } from '../dashboard-build';
+import { buildDashboard, dashboardSources, defaultDashboardOut } from '../dashboard-build';
 import { dashboardHeaders } from '../dashboard-headers';
 import { DASHBOARD_CLIENT_ID } from '../../shared/domain/oauth/first-party';
 
@@ -13,10 +13,12 @@ export const dashboardConfig = (apiUrl: string) => ({ apiUrl, clientId: DASHBOAR
 /**
  * The dashboard under `npm start`: `/dashboard/…` from its build (made now when missing), any path that names no
  * file answered with the page (the dashboard's own router shows the screen, so deep links and reloads work),
- * `/dashboard/config.json` made from the server's URL. Every answer carries the dashboard's CSP.
+ * `/dashboard/config.json` made from the server's URL. Every answer carries the dashboard's CSP. The build is made
+ * when missing or older than a source file (an edit shows after a restart, a test never sees a stale build).
  */
 export function dashboardFiles(outDir: string = defaultDashboardOut) {
-  if (!existsSync(join(outDir, 'index.html'))) buildDashboard(outDir);
+  const built = join(outDir, 'index.html');
+  if (!existsSync(built) || statSync(built).mtimeMs < newestSource(dashboardSources)) buildDashboard(outDir);
   return (pathname: string, apiUrl: string, response: ServerResponse): void => {
     const headers = { ...dashboardHeaders(), 'cache-control': 'no-cache' };
     if (pathname === '/dashboard') {
@@ -37,4 +39,11 @@ export function dashboardFiles(outDir: string = defaultDashboardOut) {
     response.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
     response.end(readFileSync(file));
   };
+}
+
+/** The last modification time of any file under `dir` (the dashboard's sources, catalogs and page). */
+function newestSource(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .reduce((newest, entry) => Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs), 0);
 }

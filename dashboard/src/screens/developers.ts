@@ -58,7 +58,10 @@ export function developersScreen(main: HTMLElement) {
               { label: t('key'), cell: (k) => h('code', {}, k.redacted_key) },
               { label: t('scopes'), cell: (k) => k.scopes.join(' ') },
               { label: t('lastUsed'), cell: (k) => dateTime(k.last_used_at) },
-              { label: t('actions'), cell: (k) => actionButton(t('revoke'), () => revoke(k.id, k.name), { class: 'danger', 'aria-label': t('revokeNamed', { name: k.name }) }) },
+              {
+                label: t('actions'),
+                cell: (k) => (k.revoked_at ? t('revokedOn', { date: dateTime(k.revoked_at) }) : actionButton(t('revoke'), () => revoke(k.id, k.name), { class: 'danger', 'aria-label': t('revokeNamed', { name: k.name }) })),
+              },
             ], keys.data, t('noApiKeys')),
           )
         : h('p', { class: 'hint' }, t('adminNeeded')),
