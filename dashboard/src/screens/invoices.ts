@@ -68,9 +68,10 @@ export function invoiceScreen(main: HTMLElement, params: Record<string, string>)
         (url) => replace(pdf, h('iframe', { src: url, title: t('pdfOf', { title }) })),
         (error: unknown) => replace(pdf, errorBox(error)),
       );
+      const names = { facturx: 'Factur-X', ubl: 'UBL', cii: 'CII' } as const;
       for (const format of ['facturx', 'ubl', 'cii'] as const) {
         downloads.append(
-          actionButton(t('download', { format: format.toUpperCase() }), () =>
+          actionButton(t('download', { format: names[format] }), () =>
             void documentUrl(id, format).then((url) => {
               const anchor = h('a', { href: url, download: `${invoice.number ?? id}.${format === 'facturx' ? 'pdf' : 'xml'}` });
               anchor.click();
