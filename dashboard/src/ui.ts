@@ -32,6 +32,21 @@ export async function screen(main: HTMLElement, title: string, build: () => Prom
   done(main);
 }
 
+/**
+ * A screen whose form needs data first: its loading state, the error that kept it from loading, else what `build`
+ * makes of the data (given the element where the form shows the API's errors).
+ */
+export async function formScreen<T>(main: HTMLElement, title: string, load: () => Promise<T>, build: (data: T, errors: HTMLElement) => HTMLElement): Promise<void> {
+  loading(main, title);
+  try {
+    const data = await load();
+    replace(main, h('h1', {}, title), build(data, h('div', { 'aria-live': 'assertive' })));
+  } catch (error) {
+    replace(main, h('h1', {}, title), errorBox(error));
+  }
+  done(main);
+}
+
 const live = () => document.getElementById('live')!;
 /** A polite announcement of what an action did (screen readers read it; it shows at the top). */
 export function notify(message: string): void {

@@ -5,7 +5,7 @@ import type { paths } from '../api/schema';
 import { count, date, money } from '../format';
 import { t } from '../i18n';
 import { navigate } from '../router';
-import { actionButton, badge, details, done, errorBox, fieldInput, filterForm, formValues, link, loading, notify, PAGE_SIZE, pager, screen, table, confirmAction, refresh } from '../ui';
+import { actionButton, badge, details, errorBox, fieldInput, formScreen, filterForm, formValues, link, notify, PAGE_SIZE, pager, screen, table, confirmAction, refresh } from '../ui';
 
 type Customer = Schemas['Customer'];
 type CustomerBody = NonNullable<paths['/v1/customers']['post']['requestBody']>['content']['application/json'];
@@ -137,42 +137,35 @@ export function invoiceColumns() {
 }
 
 /** Create or edit a customer: the API checks every field and its message is shown as it is. */
-export async function customerFormScreen(main: HTMLElement, params: Record<string, string>) {
+export function customerFormScreen(main: HTMLElement, params: Record<string, string>) {
   const editing = params.id;
   const title = editing ? t('editCustomer') : t('newCustomer');
-  loading(main, title);
-  let current: Customer | undefined;
-  try {
-    if (editing) current = ok(await api.GET('/v1/customers/{id}', { params: { path: { id: editing } } }));
-  } catch (error) {
-    replace(main, h('h1', {}, title), errorBox(error));
-    return done(main);
-  }
-  const errors = h('div', { 'aria-live': 'assertive' });
-  const form = h(
-    'form',
-    { class: 'form' },
-    fieldInput({ name: 'name', label: t('name'), required: true, value: current?.name }),
-    fieldInput({ name: 'billing_email', label: t('email'), type: 'email', value: current?.billing_email ?? '' }),
-    fieldInput({ name: 'external_id', label: t('externalId'), value: current?.external_id ?? '' }),
-    fieldInput({ name: 'currency', label: t('currency'), value: current?.currency ?? '', hint: t('currencyHint') }),
-    fieldInput({ name: 'language', label: t('language'), type: 'select', value: current?.language ?? '', options: [['', '—'], ['en', 'English'], ['fr', 'Français'], ['de', 'Deutsch'], ['es', 'Español'], ['it', 'Italiano'], ['nl', 'Nederlands'], ['pl', 'Polski'], ['pt', 'Português']] }),
-    errors,
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('save')), link(editing ? `/dashboard/customers/${encodeURIComponent(editing)}` : '/dashboard/customers', t('cancel'))),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const v = formValues(form);
-    const body = { name: v.name!, billing_email: v.billing_email || null, external_id: v.external_id || null, currency: (v.currency?.toUpperCase() || null) as CustomerBody['currency'], language: (v.language || null) as CustomerBody['language'] };
-    const save = editing ? api.PUT('/v1/customers/{id}', { params: { path: { id: editing } }, body }) : api.POST('/v1/customers', { body });
-    save
-      .then(ok)
-      .then((saved) => {
-        notify(t('customerSaved'));
-        return navigate(`/dashboard/customers/${encodeURIComponent(saved.id)}`);
-      })
-      .catch((error: unknown) => replace(errors, errorBox(error)));
+  const load = async () => (editing ? ok(await api.GET('/v1/customers/{id}', { params: { path: { id: editing } } })) : undefined);
+  return formScreen(main, title, load, (current, errors) => {
+    const form = h(
+      'form',
+      { class: 'form' },
+      fieldInput({ name: 'name', label: t('name'), required: true, value: current?.name }),
+      fieldInput({ name: 'billing_email', label: t('email'), type: 'email', value: current?.billing_email ?? '' }),
+      fieldInput({ name: 'external_id', label: t('externalId'), value: current?.external_id ?? '' }),
+      fieldInput({ name: 'currency', label: t('currency'), value: current?.currency ?? '', hint: t('currencyHint') }),
+      fieldInput({ name: 'language', label: t('language'), type: 'select', value: current?.language ?? '', options: [['', '—'], ['en', 'English'], ['fr', 'Français'], ['de', 'Deutsch'], ['es', 'Español'], ['it', 'Italiano'], ['nl', 'Nederlands'], ['pl', 'Polski'], ['pt', 'Português']] }),
+      errors,
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('save')), link(editing ? `/dashboard/customers/${encodeURIComponent(editing)}` : '/dashboard/customers', t('cancel'))),
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const v = formValues(form);
+      const body = { name: v.name!, billing_email: v.billing_email || null, external_id: v.external_id || null, currency: (v.currency?.toUpperCase() || null) as CustomerBody['currency'], language: (v.language || null) as CustomerBody['language'] };
+      const save = editing ? api.PUT('/v1/customers/{id}', { params: { path: { id: editing } }, body }) : api.POST('/v1/customers', { body });
+      save
+        .then(ok)
+        .then((saved) => {
+          notify(t('customerSaved'));
+          return navigate(`/dashboard/customers/${encodeURIComponent(saved.id)}`);
+        })
+        .catch((error: unknown) => replace(errors, errorBox(error)));
+    });
+    return form;
   });
-  replace(main, h('h1', {}, title), form);
-  done(main);
 }

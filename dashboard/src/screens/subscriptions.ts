@@ -4,7 +4,7 @@ import { h, replace } from '../dom';
 import { date, money } from '../format';
 import { t } from '../i18n';
 import { navigate } from '../router';
-import { actionButton, badge, confirmAction, details, done, errorBox, fieldInput, filterForm, formDialog, formValues, link, loading, notify, PAGE_SIZE, pager, refresh, screen, table } from '../ui';
+import { actionButton, badge, confirmAction, details, errorBox, fieldInput, formScreen, filterForm, formDialog, formValues, link, notify, PAGE_SIZE, pager, refresh, screen, table } from '../ui';
 import { invoiceColumns } from './customers';
 
 type Subscription = Schemas['Subscription'];
@@ -46,52 +46,47 @@ function priceLabel(product: Schemas['Product'], price: Schemas['PriceConfigurat
 }
 
 /** Creates a subscription from the catalog's products and prices; its first invoice is shown once created. */
-export async function newSubscriptionScreen(main: HTMLElement, _params: Record<string, string>, query: URLSearchParams) {
-  const title = t('newSubscription');
-  loading(main, title);
-  let options: Array<[string, string]>;
-  try {
+export function newSubscriptionScreen(main: HTMLElement, _params: Record<string, string>, query: URLSearchParams) {
+  const load = async (): Promise<Array<[string, string]>> => {
     const products = ok(await api.GET('/v1/products', { params: { query: { status: 'active', take: 100 } } }));
     const prices = ok(await api.GET('/v1/price-configurations', { params: { query: { take: 100 } } }));
     const byId = new Map(products.data.map((p) => [p.id, p]));
-    options = prices.data
+    return prices.data
       .filter((p) => p.status === 'active' && byId.has(p.product_id))
       .map((price): [string, string] => [`${price.product_id}|${price.id}`, priceLabel(byId.get(price.product_id)!, price)]);
-  } catch (error) {
-    replace(main, h('h1', {}, title), errorBox(error));
-    return done(main);
-  }
-  const errors = h('div', { 'aria-live': 'assertive' });
-  const form = h(
-    'form',
-    { class: 'form' },
-    fieldInput({ name: 'customer_id', label: t('customerId'), required: true, value: query.get('customer_id') ?? '' }),
-    fieldInput({ name: 'price', label: t('price'), type: 'select', required: true, options }),
-    fieldInput({ name: 'quantity', label: t('quantity'), type: 'number', value: '1', required: true }),
-    fieldInput({ name: 'starts_at', label: t('startsAt'), type: 'date', hint: t('startsAtHint') }),
-    errors,
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('createSubscription'))),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const v = formValues(form);
-    const [productId, priceId] = (v.price ?? '|').split('|');
-    api
-      .POST('/v2/subscriptions', {
-        body: {
-          customer_id: v.customer_id!, products: [{ product_id: productId!, price_configuration_id: priceId!, quantity: Number(v.quantity) }],
-          ...(v.starts_at && { starts_at: new Date(v.starts_at).toISOString() }),
-        },
-      })
-      .then(ok)
-      .then((created) => {
-        notify(t('subscriptionCreated'));
-        return navigate(`/dashboard/subscriptions/${encodeURIComponent(created.id)}`);
-      })
-      .catch((error: unknown) => replace(errors, errorBox(error)));
+  };
+  return formScreen(main, t('newSubscription'), load, (options, errors) => {
+    if (options.length === 0) return h('p', { class: 'empty' }, t('noPrices'));
+    const form = h(
+      'form',
+      { class: 'form' },
+      fieldInput({ name: 'customer_id', label: t('customerId'), required: true, value: query.get('customer_id') ?? '' }),
+      fieldInput({ name: 'price', label: t('price'), type: 'select', required: true, options }),
+      fieldInput({ name: 'quantity', label: t('quantity'), type: 'number', value: '1', required: true }),
+      fieldInput({ name: 'starts_at', label: t('startsAt'), type: 'date', hint: t('startsAtHint') }),
+      errors,
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('createSubscription'))),
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const v = formValues(form);
+      const [productId, priceId] = (v.price ?? '|').split('|');
+      api
+        .POST('/v2/subscriptions', {
+          body: {
+            customer_id: v.customer_id!, products: [{ product_id: productId!, price_configuration_id: priceId!, quantity: Number(v.quantity) }],
+            ...(v.starts_at && { starts_at: new Date(v.starts_at).toISOString() }),
+          },
+        })
+        .then(ok)
+        .then((created) => {
+          notify(t('subscriptionCreated'));
+          return navigate(`/dashboard/subscriptions/${encodeURIComponent(created.id)}`);
+        })
+        .catch((error: unknown) => replace(errors, errorBox(error)));
+    });
+    return form;
   });
-  replace(main, h('h1', {}, title), options.length ? form : h('p', { class: 'empty' }, t('noPrices')));
-  done(main);
 }
 
 /** A subscription, its invoices (the first one included), and pause, resume, cancel. */
