@@ -3,10 +3,10 @@
  * the only client that may be granted `admin`, and only when the person ticks it at consent. Third-party clients
  * (registered, or a Client ID Metadata Document) asking for admin never get it, whatever the form says.
  */
-import { startTestApi, type TestApi } from '../support/api';
+import type { TestApi } from '../support/api';
 import { browser, pkce, type Page } from '../support/oauth-browser';
-import { postForm, startMetadataHost, withEnv } from '../support/oauth';
-import { startUpstreamProvider, type UpstreamProvider } from '../support/upstream-provider';
+import { postForm, startOAuthServers, withEnv, type startMetadataHost } from '../support/oauth';
+import type { UpstreamProvider } from '../support/upstream-provider';
 
 const DASHBOARD_REDIRECT = 'http://127.0.0.1:9/dashboard/callback';
 const THIRD_PARTY_REDIRECT = 'http://127.0.0.1:9/callback';
@@ -14,28 +14,18 @@ const THIRD_PARTY_REDIRECT = 'http://127.0.0.1:9/callback';
 let api: TestApi;
 let upstream: UpstreamProvider;
 let metadataHost: Awaited<ReturnType<typeof startMetadataHost>>;
-let restoreEnv: () => void;
+let close: () => Promise<void>;
 let workspace: string;
 let registeredId: string;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  upstream = await startUpstreamProvider(api.url);
-  metadataHost = await startMetadataHost();
-  restoreEnv = withEnv({
-    ...upstream.env, OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK: 'true', OAUTH_DEV_SIGN_IN: undefined, OAUTH_DASHBOARD_REDIRECT_URIS: DASHBOARD_REDIRECT,
-  });
+  ({ api, upstream, metadataHost, close } = await startOAuthServers({ OAUTH_DASHBOARD_REDIRECT_URIS: DASHBOARD_REDIRECT }));
   const owner = await api.client();
   workspace = owner.workspace;
   const registration = await owner.post('/oauth/register', { redirect_uris: [THIRD_PARTY_REDIRECT], client_name: 'Ledger sync' });
   registeredId = registration.body.client_id;
 });
-afterAll(async () => {
-  restoreEnv();
-  await metadataHost.close();
-  await upstream.close();
-  await api.close();
-});
+afterAll(() => close());
 
 const locationOf = (page: Page) => new URL(page.headers.get('location')!);
 
