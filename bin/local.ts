@@ -59,7 +59,7 @@ process.env.PAGES_LINK_KEY_FILE ??= join(localDir, 'pages-link.key');
 // Payment providers' secrets (a workspace's Stripe keys) are encrypted with a key kept under .local/ (docs/payments.md).
 process.env.PROVIDER_SECRETS_KEY_FILE ??= join(localDir, 'provider-secrets.key');
 // With the development routes (lib/local/dev-routes.ts): POST /dev/emails/{id}/bounce.
-const api = await startLocalApi({ keys, port, host: values.host, devRoutes: true });
+const api = await startLocalApi({ keys, port, host: values.host, devRoutes: true, dashboard: true });
 const token = await signToken(keys, { workspace: 'ws_local', scope: 'read write admin', expiresInSeconds: 24 * 3600 });
 // The CLI (npm run cli) finds the local table through this file.
 writeFileSync(join(localDir, 'dynamodb-endpoint'), `${process.env.DYNAMODB_ENDPOINT}\n`);
@@ -87,6 +87,7 @@ const streamLine = `polled by its two consumers, functions/streams/messages.ts a
 console.log(`Billing API listening on ${api.url}
   DynamoDB: ${process.env.DYNAMODB_ENDPOINT} (${dynamo ? (values['in-memory'] ? 'DynamoDB Local, in memory' : 'DynamoDB Local, data in .local/dynamodb') : 'DYNAMODB_ENDPOINT'}), table '${process.env.TABLE_NAME}' ${table}
   OpenAPI:  ${api.url}/openapi.json
+  Dashboard: ${api.url}/dashboard/ (docs/dashboard.md; sign in with the development sign-in below)
   Pages:    ${process.env.PUBLIC_PAGES_URL ?? `${api.url}/pages`} (an invoice's public_url, a quote's url, POST /v1/customers/{id}/portal-sessions)
   Stream:   ${streamLine}
   Emails:   ${process.env.EMAIL_TRANSPORT === 'outbox' ? `written as .eml files to ${process.env.EMAIL_OUTBOX_DIR}` : `EMAIL_TRANSPORT=${process.env.EMAIL_TRANSPORT}`} (docs/emails.md); POST /dev/emails/{id}/bounce bounces a sent one

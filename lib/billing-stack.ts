@@ -15,6 +15,7 @@ import { deliveryConsumer, EventPipeline, streamHandler, usageStreamHandler } fr
 import { FunctionBundles } from './function-bundles';
 import { FilesBucket } from './files-bucket';
 import { HostedPages } from './hosted-pages';
+import { OperatorDashboard } from './operator-dashboard';
 import { authorizerHandler, Identity, type ExternalIssuer } from './identity';
 import { tools as mcpTools } from '../shared/mcp/catalog';
 import { routeFunctionName, routeFunctionPrefix } from '../shared/mcp/route-function-name';
@@ -148,6 +149,9 @@ export class BillingStack extends Stack {
     const unknownRoutes = routesQueueingDeliveries.filter((id) => !routes.some((route) => route.id === id));
     if (unknownRoutes.length > 0) throw new Error(`BillingStack: routesQueueingDeliveries names unknown routes: ${unknownRoutes.join(', ')}`);
 
+    // The operators' dashboard (docs/dashboard.md) and its first-party OAuth client; context operatorDashboard=false leaves it out.
+    const operatorDashboard = this.optionalContext('operatorDashboard') === 'false' ? undefined : new OperatorDashboard(this, 'OperatorDashboard', { api, publicUrl });
+
     const upstream = resolveUpstreamOidc(this.node, upstreamOidc);
     const oauthSignIn = upstream && new OAuthSignIn(this, 'OAuthSignIn', upstream);
     // The workspaces' Stripe keys: the routes that use them, and the worker whose automatic collection charges.
@@ -157,7 +161,7 @@ export class BillingStack extends Stack {
     this.routeStacks = groupRoutes(routes).map(
       (group) => new RoutesStack(this, group.name, {
         routes: group.routes, api, authorizer, identity, publicUrl, table, events, routesQueueingDeliveries, projectRoot, operations, rateLimits: rateLimits.perWorkspace,
-        oauthSignIn, providerSecrets,
+        oauthSignIn, providerSecrets, dashboardRedirectUri: operatorDashboard?.redirectUri,
       }),
     );
 
@@ -208,6 +212,7 @@ export class BillingStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'PublicPagesUrl', { value: pages.settings.url, description: 'Where invoice, quote and portal links point (PUBLIC_PAGES_URL).' });
+    if (operatorDashboard) new CfnOutput(this, 'DashboardUrl', { value: `${operatorDashboard.url}/dashboard/`, description: 'The operators\' dashboard (docs/dashboard.md).' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.alarmTopic.topicArn, description: 'Every alarm notifies this SNS topic; subscribe to it (or set alarmEmail).' });
     new CfnOutput(this, 'DeliveryQueueName', { value: events.deliveryQueue.queueName });

@@ -98,6 +98,8 @@ export interface RoutesStackProps {
   providerSecrets: ProviderSecrets;
   /** The upstream OpenID sign-in of the OAuth routes (lib/oauth-sign-in.ts); none when no provider is configured. */
   oauthSignIn?: OAuthSignIn;
+  /** The first-party dashboard client's redirect URI (lib/operator-dashboard.ts), known to the authorization route. */
+  dashboardRedirectUri?: string;
 }
 
 /**
@@ -128,6 +130,7 @@ export class RoutesStack extends NestedStack {
       const keyUse = routesUsingSigningKey[route.id];
       if (keyUse) props.identity.useSigningKey(routeFunction.fn, keyUse, props.publicUrl);
       props.oauthSignIn?.bind(routeFunction.fn, route);
+      if (route.id === 'oauthAuthorize' && props.dashboardRedirectUri) routeFunction.fn.addEnvironment('OAUTH_DASHBOARD_REDIRECT_URIS', props.dashboardRedirectUri);
       const secretsUse = routesUsingProviderSecrets[route.id];
       if (secretsUse) props.providerSecrets.bind(routeFunction.fn, secretsUse);
       // In this stack's scope (not api.addRoutes, which would put the route, integration and permission under the

@@ -15,6 +15,7 @@ import { cachedResolver, gatewayCache } from '../../shared/identity/resolution-c
 import { useLocalSigningKeys } from '../../shared/identity/service-tokens';
 import { createRouter } from './router';
 import { devRoutes } from './dev-routes';
+import { dashboardFiles } from './dashboard-files';
 import { requestIdOf } from '../../shared/http/request-id';
 import { apiHeaders } from '../../shared/http/responses';
 
@@ -51,7 +52,7 @@ export async function loadHandlers(table: RouteDefinition[] = routes): Promise<M
  * further than API Gateway's limit.
  */
 export async function startLocalApi(
-  options: { keys: LocalKeys; port?: number; host?: string; credentialCaching?: boolean; devRoutes?: boolean },
+  options: { keys: LocalKeys; port?: number; host?: string; credentialCaching?: boolean; devRoutes?: boolean; dashboard?: boolean },
 ): Promise<LocalApi> {
   // The development routes (lib/local/dev-routes.ts) only when asked: `npm start` asks, the tests that use them too.
   const table = options.devRoutes ? [...routes, ...devRoutes] : routes;
@@ -63,6 +64,9 @@ export async function startLocalApi(
   // As on AWS: API Gateway's cache of the authorizer's answers, in front of the authorizer's own (resolution-cache.ts).
   const resolve = options.credentialCaching === false ? resolveCredential : gatewayCache(cachedResolver());
   let baseUrl = '';
+  // The operators' dashboard (docs/dashboard.md) when asked: `npm start` asks, its browser test too.
+  const dashboard = options.dashboard ? dashboardFiles() : undefined;
+  const previousDashboardRedirect = process.env.OAUTH_DASHBOARD_REDIRECT_URIS;
 
   const accept = (request: IncomingMessage, response: ServerResponse, expectsContinue: boolean) => {
     const gatewayRequestId = randomUUID();
@@ -83,6 +87,7 @@ export async function startLocalApi(
     const method = request.method ?? 'GET';
     if (method === 'GET' && url.pathname === '/health') return send(response, requestId, 200, { status: 'ok' });
     if (method === 'GET' && url.pathname === '/openapi.json') return send(response, requestId, 200, openApiDocument(baseUrl));
+    if (dashboard && method === 'GET' && (url.pathname === '/dashboard' || url.pathname.startsWith('/dashboard/'))) return dashboard(url.pathname, baseUrl, response);
 
     const match = route(method, url.pathname);
     if (match.kind === 'not-found') return refuse(request, response, requestId, 404, 'route_not_found', `No route for ${method} ${url.pathname}.`);
@@ -121,6 +126,8 @@ export async function startLocalApi(
   baseUrl = `http://${options.host ?? '127.0.0.1'}:${address.port}`;
   // The issuer identifier and resource of the service (shared/identity/service-tokens.ts) is its base URL.
   process.env.PUBLIC_API_URL = baseUrl;
+  // The first-party dashboard client's redirect URI is this server's own (shared/domain/oauth/first-party.ts).
+  if (dashboard) process.env.OAUTH_DASHBOARD_REDIRECT_URIS = `${baseUrl}/dashboard/callback`;
   return {
     server,
     url: baseUrl,
@@ -130,10 +137,16 @@ export async function startLocalApi(
           restoreSigningKeys();
           if (previousUrl === undefined) delete process.env.PUBLIC_API_URL;
           else process.env.PUBLIC_API_URL = previousUrl;
+          if (dashboard) restoreEnv('OAUTH_DASHBOARD_REDIRECT_URIS', previousDashboardRedirect);
           done();
         }),
       ),
   };
+}
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }
 
 interface RequestIds {

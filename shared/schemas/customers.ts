@@ -59,7 +59,16 @@ export const customerFilters: FilterSpec = {
   billing_email: { kind: 'string' },
   created_at: { kind: 'date' },
 };
-export const customerListQuery = listQuerySchema(customerFilters, { sortable: true });
+/** `search`: part of the name, billing email or external id, ignoring case (the dashboard's search box). */
+export const CUSTOMER_SEARCH_FIELDS = ['name', 'billing_email', 'external_id'] as const;
+const customerListSchema = listQuerySchema(customerFilters, { sortable: true });
+export const customerListQuery: Schema = {
+  ...customerListSchema,
+  properties: {
+    ...(customerListSchema.properties as Record<string, Schema>),
+    search: { type: 'string', minLength: 1, maxLength: 255, description: 'Part of the name, billing email or external id (case ignored).' },
+  },
+};
 
 const subscriptionSummary = resource({
   id: out.string, status: out.string, current_period_started_at: out.nullableDateTime, current_period_ends_at: out.nullableDateTime,

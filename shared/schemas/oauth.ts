@@ -14,7 +14,7 @@ const parameters = (names: string[], maxLength = 4096): Schema => ({
 export const authorizeQuery = parameters(['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'resource', 'scope']);
 export const callbackQuery = parameters(['code', 'state', 'iss', 'error', 'error_description']);
 export const signInBody = parameters(['request', 'csrf', 'subject', 'workspaces']);
-export const consentBody = parameters(['request', 'csrf', 'workspace', 'decision']);
+export const consentBody = parameters(['request', 'csrf', 'workspace', 'decision', 'grant_admin']);
 export const tokenBody = parameters(['grant_type', 'code', 'redirect_uri', 'client_id', 'code_verifier', 'refresh_token', 'resource', 'scope']);
 export const revokeBody = parameters(['token', 'token_type_hint', 'client_id']);
 export const resourcePath: Schema = { type: 'object', additionalProperties: false, required: ['resource'], properties: { resource: { type: 'string', maxLength: 100 } } };

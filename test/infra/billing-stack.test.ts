@@ -22,8 +22,11 @@ import { EVENT_SOURCE_TYPES } from '../../shared/domain/events/map-change';
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_ATTRIBUTES, rateLimitEnvironment } from '../../shared/http/rate-limit-settings';
 import { flatId, flattenTemplates, resourceCount, stackTemplates, type StackTemplate } from './stack-templates';
 
-/** Bundling skipped (DESIGN.md §12): synth takes a second instead of one esbuild run per route. */
-const context = { 'aws:cdk:bundling-stacks': [] };
+/**
+ * Bundling skipped (DESIGN.md §12): synth takes a second instead of one esbuild run per route. The operators'
+ * dashboard (its bucket, distribution and CDK's copying function) is left out: test/infra/operator-dashboard.test.ts.
+ */
+const context = { 'aws:cdk:bundling-stacks': [], operatorDashboard: 'false' };
 const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
 
 type Resource = { Properties: Record<string, any> };

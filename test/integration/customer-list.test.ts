@@ -10,7 +10,7 @@ beforeAll(async () => {
   await withEntity(client);
   const seed = [
     { name: 'Alpha Corp', external_id: 'crm-1' },
-    { name: 'beta gmbh', external_id: 'crm-2' },
+    { name: 'beta gmbh', external_id: 'crm-2', billing_email: 'ap@beta.example' },
     { name: 'Gamma Alpha', external_id: null },
     { name: 'Delta', external_id: 'erp-9' },
   ];
@@ -42,8 +42,21 @@ describe('GET /v1/customers filters', () => {
     ['external_id__isNotNull=true', ['Alpha Corp', 'beta gmbh', 'Delta']],
     ['external_id__startsWith=crm', ['Alpha Corp', 'beta gmbh']],
     ['external_id=crm-2&name__contains=beta', ['beta gmbh']],
+    // search: part of the name, the billing email or the external id, case ignored, with the other filters
+    ['search=alph', ['Alpha Corp', 'Gamma Alpha']],
+    ['search=BETA.EXAMPLE', ['beta gmbh']],
+    ['search=rm-', ['Alpha Corp', 'beta gmbh']],
+    ['search=9', ['Delta']],
+    ['search=alpha&external_id__isNull=true', ['Gamma Alpha']],
+    ['search=nobody', []],
   ])('%s', async (query, expected) => {
     expect(await names(query)).toEqual(expected);
+  });
+
+  it('refuses an empty search', async () => {
+    const reply = await client.get('/v1/customers?search=');
+    expect(reply.status).toBe(400);
+    expect(JSON.stringify(reply.body)).toContain('search');
   });
 
   it('filters by creation date', async () => {

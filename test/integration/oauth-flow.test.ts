@@ -4,37 +4,29 @@
  * to the API with the token, and every way a request must fail.
  */
 import { decodeJwt } from 'jose';
-import { startTestApi, newWorkspace, withEntity, type Client, type TestApi } from '../support/api';
+import { newWorkspace, withEntity, type Client, type TestApi } from '../support/api';
 import { browser, formOf, pkce, type Browser, type Page } from '../support/oauth-browser';
 import { movableClock } from '../support/clock';
-import { postForm, startMetadataHost, withEnv } from '../support/oauth';
-import { startUpstreamProvider, type UpstreamProvider } from '../support/upstream-provider';
+import { postForm, startOAuthServers, withEnv, type startMetadataHost } from '../support/oauth';
+import type { UpstreamProvider } from '../support/upstream-provider';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
 let api: TestApi;
 let upstream: UpstreamProvider;
 let metadataHost: Awaited<ReturnType<typeof startMetadataHost>>;
-let restoreEnv: () => void;
+let close: () => Promise<void>;
 let owner: Client;
 let registeredId: string;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  upstream = await startUpstreamProvider(api.url);
-  metadataHost = await startMetadataHost();
-  restoreEnv = withEnv({ ...upstream.env, OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK: 'true', OAUTH_DEV_SIGN_IN: undefined });
+  ({ api, upstream, metadataHost, close } = await startOAuthServers());
   owner = await api.client();
   const registration = await owner.post('/oauth/register', { redirect_uris: [REDIRECT], client_name: 'Ledger sync' });
   expect(registration.status).toBe(201);
   registeredId = registration.body.client_id;
 });
-afterAll(async () => {
-  restoreEnv();
-  await metadataHost.close();
-  await upstream.close();
-  await api.close();
-});
+afterAll(() => close());
 
 const authorizeUrl = (params: Record<string, string | undefined>) =>
   `${api.url}/oauth/authorize?${new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined))}`;

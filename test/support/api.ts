@@ -41,14 +41,14 @@ export const newWorkspace = (): string => `ws_${randomUUID().replace(/-/g, '').s
  * Rate limits are off (suites send many requests at once on one workspace) unless `rateLimits` is given: then they
  * are those, for the whole process, until `close`. Credentials are cached as on AWS (shared/identity/resolution-cache.ts),
  * unless `credentialCaching` is false: then every request resolves its credential anew. `devRoutes`: also those of
- * `npm start` (lib/local/dev-routes.ts).
+ * `npm start` (lib/local/dev-routes.ts). `dashboard`: also the operators' dashboard at /dashboard (docs/dashboard.md).
  */
 export async function startTestApi(
-  options: { events?: boolean; rateLimits?: RateLimitSettings; credentialCaching?: boolean; devRoutes?: boolean } = {},
+  options: { events?: boolean; rateLimits?: RateLimitSettings; credentialCaching?: boolean; devRoutes?: boolean; dashboard?: boolean } = {},
 ): Promise<TestApi> {
   const keys = await generateKeys();
   const restoreRateLimits = useRateLimits(options.rateLimits ?? null);
-  const api: LocalApi = await startLocalApi({ keys, port: 0, credentialCaching: options.credentialCaching, devRoutes: options.devRoutes });
+  const api: LocalApi = await startLocalApi({ keys, port: 0, credentialCaching: options.credentialCaching, devRoutes: options.devRoutes, dashboard: options.dashboard });
   const workspaces = new Set<string>();
   const events = options.events ? await startEventPipeline(workspaces) : undefined;
 

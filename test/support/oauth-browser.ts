@@ -25,7 +25,7 @@ export function formOf(page: Page): { action: string; fields: Record<string, str
   for (const input of form[2]!.matchAll(/<input ([^>]*)>/g)) {
     const attribute = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(input[1]!)?.[1];
     const name = attribute('name');
-    if (!name || (attribute('type') === 'radio' && !/\bchecked\b/.test(input[1]!))) continue;
+    if (!name || (['radio', 'checkbox'].includes(attribute('type') ?? '') && !/\bchecked\b/.test(input[1]!))) continue;
     fields[name] = unescape(attribute('value') ?? '');
   }
   return { action: new URL(unescape(form[1]!), page.url).href, fields };

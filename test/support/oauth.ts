@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestApi } from './api';
+import { startTestApi, type TestApi } from './api';
+import { startUpstreamProvider } from './upstream-provider';
 
 /** Sets environment variables until the returned function restores them. */
 export function withEnv(values: Record<string, string | undefined>): () => void {
@@ -46,3 +47,21 @@ export const postForm = (api: TestApi, path: string, form: Record<string, string
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(Object.entries(form).filter((e): e is [string, string] => e[1] !== undefined)).toString(),
   });
+
+/**
+ * What an OAuth suite signing in at a real OpenID provider starts with: the test API, the provider, a host for
+ * Client ID Metadata Documents, and their environment (`env` adds to it); `close` ends them all and restores it.
+ */
+export async function startOAuthServers(env: Record<string, string | undefined> = {}) {
+  const api = await startTestApi();
+  const upstream = await startUpstreamProvider(api.url);
+  const metadataHost = await startMetadataHost();
+  const restoreEnv = withEnv({ ...upstream.env, OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK: 'true', OAUTH_DEV_SIGN_IN: undefined, ...env });
+  const close = async () => {
+    restoreEnv();
+    await metadataHost.close();
+    await upstream.close();
+    await api.close();
+  };
+  return { api, upstream, metadataHost, close };
+}

@@ -24,6 +24,13 @@ describe('scopes of an authorization request', () => {
     expect(grantedScope('read write', { scope: 'read' })).toBe('read');
     expect(() => grantedScope('write', { scope: 'read' })).toThrow(/read/);
     expect(() => grantedScope('admin', {})).toThrow();
+    expect(() => grantedScope('admin', { kind: 'metadata-document' })).toThrow();
+    expect(grantedScope('read admin', { kind: 'registered' })).toBe('read');
+  });
+
+  it('asks admin for the first-party dashboard only when it asks for it', () => {
+    expect(grantedScope('read write admin', { kind: 'first-party' })).toBe('read write admin');
+    expect(grantedScope(undefined, { kind: 'first-party' })).toBe('read write');
   });
 });
 

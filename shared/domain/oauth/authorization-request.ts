@@ -8,6 +8,7 @@ import { AuthorizationPageError, OAuthError } from './errors';
 import { pendingRequestKey, ttlOf } from './keys';
 import { CODE_CHALLENGE, randomSecret, sameSecret, digest } from './secrets';
 import { LIFETIMES } from './settings';
+import { ADMIN_SCOPE, mayHoldAdmin } from './first-party';
 
 export interface AuthorizeQuery {
   response_type?: string;
@@ -57,9 +58,13 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
   return url.href;
 }
 
-/** The scopes granted: those asked that the client may have (all of its own when it asks for none). */
-export function grantedScope(requested: string | undefined, client: Pick<OAuthClient, 'scope'>): string {
-  const known = OAUTH_SCOPES as readonly string[];
+/**
+ * The scopes granted: those asked that the client may have (all of its own when it asks for none). `admin` is never
+ * granted to a third-party client (ignored like any unknown scope); the first-party dashboard gets it only when it
+ * asks, and the person still decides at consent (`withoutAdminUnlessTicked`).
+ */
+export function grantedScope(requested: string | undefined, client: { scope?: string; kind?: OAuthClient['kind'] }): string {
+  const known: readonly string[] = mayHoldAdmin(client) && requested?.split(' ').includes(ADMIN_SCOPE) ? [...OAUTH_SCOPES, ADMIN_SCOPE] : OAUTH_SCOPES;
   const allowed = client.scope ? client.scope.split(' ').filter((s) => known.includes(s)) : [...known];
   const wanted = requested?.trim() ? requested.split(' ').filter(Boolean) : allowed;
   const granted = [...new Set(wanted.filter((s) => allowed.includes(s)))];

@@ -5,11 +5,12 @@ import { entityKey } from '../../db/keys';
 import { clientPointerKey } from '../oauth-clients/register';
 import { clientFromMetadataDocument, isMetadataDocumentUrl } from './client-metadata-document';
 import { AuthorizationPageError } from './errors';
+import { DASHBOARD_CLIENT_ID, firstPartyClient } from './first-party';
 
 /** A client as the authorization server sees it, whichever way it is identified. */
 export interface OAuthClient {
   clientId: string;
-  kind: 'registered' | 'metadata-document';
+  kind: 'registered' | 'metadata-document' | 'first-party';
   name?: string;
   logoUri?: string;
   redirectUris: string[];
@@ -24,6 +25,11 @@ const unknownClient = (clientId: string) => new AuthorizationPageError('Unknown 
 /** The client named by `client_id`: a registration of POST /oauth/register, or a Client ID Metadata Document URL. */
 export async function resolveClient(clientId: string, now: number): Promise<OAuthClient> {
   if (isMetadataDocumentUrl(clientId)) return clientFromMetadataDocument(clientId, now);
+  if (clientId === DASHBOARD_CLIENT_ID) {
+    const dashboard = firstPartyClient();
+    if (!dashboard) throw unknownClient(clientId);
+    return dashboard;
+  }
   if (!/^cli_[0-9A-Z]{26}$/.test(clientId)) throw unknownClient(clientId);
   const pointer = await db.send(new GetCommand({ TableName: tableName(), Key: clientPointerKey(clientId) }));
   const workspaceId = pointer.Item?.workspace_id as string | undefined;

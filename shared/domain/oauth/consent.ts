@@ -1,7 +1,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../../db/client';
-import { forgetRequest, pendingRequest, redirectWith } from './authorization-request';
+import { forgetRequest, pendingRequest, redirectWith, type PendingRequest } from './authorization-request';
+import { ADMIN_SCOPE } from './first-party';
 import { AuthorizationPageError } from './errors';
 import { codeKey, pendingRequestKey, ttlOf } from './keys';
 import { digest, sameSecret, workspaceToken } from './secrets';
@@ -12,6 +13,14 @@ export interface ConsentForm {
   csrf?: string;
   workspace?: string;
   decision?: string;
+  /** The admin box of the consent page (shown to the first-party dashboard only): `yes` when ticked. */
+  grant_admin?: string;
+}
+
+/** `admin` stays in the grant only when the person ticked it, and only ever for the first-party client. */
+function withoutAdminUnlessTicked(request: PendingRequest, form: ConsentForm): string {
+  const keepAdmin = request.client_kind === 'first-party' && form.grant_admin === 'yes';
+  return request.scope.split(' ').filter((s) => s !== ADMIN_SCOPE || keepAdmin).join(' ');
 }
 
 /**
@@ -51,7 +60,7 @@ export async function decide(form: ConsentForm, browserSecret: string | undefine
                 redirect_uri: request.redirect_uri,
                 code_challenge: request.code_challenge,
                 resource: request.resource,
-                scope: request.scope,
+                scope: withoutAdminUnlessTicked(request, form),
                 subject: request.subject,
                 created_at: new Date(now).toISOString(),
                 expires_at: expiresAt,

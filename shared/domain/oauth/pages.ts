@@ -61,6 +61,10 @@ const SCOPE_TEXT: Record<string, string> = {
   write: 'Create and change billing data, including issuing invoices and recording payments.',
 };
 
+/** Only the first-party dashboard ever asks for admin (first-party.ts); the person decides, unticked by default. */
+const ADMIN_CHOICE = `<fieldset><legend>Administration (optional)</legend>
+<label><input type="checkbox" name="grant_admin" value="yes"> Also allow <strong>admin</strong>: create and revoke API keys, connect or disconnect the payment provider.</label></fieldset>`;
+
 /** Who is asking, what for, and on which workspace: the person approves or declines. */
 export function consentPage(requestId: string, request: PendingRequest): string {
   const workspaces = request.workspaces ?? [];
@@ -83,7 +87,8 @@ ${origin}
 ${hidden('request', requestId)}${hidden('csrf', request.csrf)}
 ${choice}
 <p>It will be able to:</p>
-<ul>${request.scope.split(' ').map((s) => `<li><strong>${escape(s)}</strong>: ${escape(SCOPE_TEXT[s] ?? s)}</li>`).join('')}</ul>
+<ul>${request.scope.split(' ').filter((s) => s !== 'admin').map((s) => `<li><strong>${escape(s)}</strong>: ${escape(SCOPE_TEXT[s] ?? s)}</li>`).join('')}</ul>
+${request.scope.split(' ').includes('admin') ? ADMIN_CHOICE : ''}
 <p class="muted">It will be sent back to ${escape(new URL(request.redirect_uri).origin)}.</p>
 <p><button type="submit" name="decision" value="approve">Allow</button><button type="submit" name="decision" value="deny">Deny</button></p>
 </form>`,

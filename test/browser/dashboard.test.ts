@@ -1,0 +1,154 @@
+/**
+ * The operators' dashboard (docs/dashboard.md) in Chromium: one sign-in through the OAuth flow (the development
+ * sign-in of `npm start`, admin ticked at consent), then the daily jobs, each checked through the API afterwards:
+ * find a customer, create a subscription, see its invoice, record a payment, issue a credit note, revoke an API key.
+ * axe-core finds no WCAG 2.1 AA violation on any screen, at 1280×800 and 390×844; the CSP is never violated.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { runDueWork } from '../../shared/domain/schedules/run-due';
+import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
+import { accessibilityViolations, browserTest, cspViolations, launchBrowser, screenshot } from '../support/browser';
+import { withEnv } from '../support/oauth';
+import { pricedProduct, subscriber } from '../support/subscriptions';
+
+let api: TestApi;
+let client: Client;
+let browser: Browser | undefined;
+let page: Page;
+let csp: string[];
+let restoreEnv: () => void;
+
+beforeAll(async () => {
+  restoreEnv = withEnv({ OAUTH_DEV_SIGN_IN: 'true', OAUTH_UPSTREAM_ISSUER: undefined });
+  browser = await launchBrowser('test/browser/dashboard.test.ts');
+  api = await startTestApi({ dashboard: true });
+  client = await api.client();
+  await withEntity(client);
+  if (browser) {
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    csp = cspViolations(page);
+  }
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await api?.close();
+  restoreEnv();
+});
+
+const it_ = browserTest(() => browser);
+
+/** No violation at the desktop size and at a phone's (390 px wide); a screenshot of each for review. */
+async function accessible(name: string): Promise<void> {
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await screenshot(page, `dashboard-${name}`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** Waits for the screen of that title, loaded (the heading of a screen still loading is its generic name). */
+const screenTitled = async (title: string) => {
+  await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+  await page.locator('main:not([aria-busy])').waitFor();
+};
+const status = () => page.locator('#live');
+
+describe('the operators’ dashboard', () => {
+  it_('signs in through OAuth and walks the daily jobs, each checked through the API', async () => {
+    const customer = await subscriber(client, { name: 'Zephyr Labs', billing_email: 'billing@zephyr.example' });
+    await subscriber(client, { name: 'Other Corp' });
+    const plan = await pricedProduct(client, 'flat_fee', { name: 'Pro plan', amount: 4_900 });
+    const oldKey = (await client.post('/v1/api-keys', { name: 'Old integration', scopes: ['read'] })).body;
+
+    // A deep link: the dashboard sends the browser to sign in, and comes back to it.
+    await page.goto(`${api.url}/dashboard/customers?search=zeph`);
+    await page.waitForURL(/\/oauth\/authorize/);
+    await page.fill('#workspaces', client.workspace);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel(/Also allow/).check();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(`${api.url}/dashboard/customers?search=zeph`);
+
+    // Find a customer: the API's search, one match.
+    await screenTitled('Customers');
+    await page.getByRole('link', { name: 'Zephyr Labs' }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await accessible('customers');
+    await page.getByRole('link', { name: 'Zephyr Labs' }).click();
+    await page.waitForURL(`**/dashboard/customers/${customer.id}`);
+    await screenTitled('Zephyr Labs');
+    await accessible('customer');
+
+    // Create a subscription from the catalog.
+    await page.getByRole('link', { name: 'New subscription' }).click();
+    await screenTitled('New subscription');
+    await expect(page.inputValue('#f-customer_id')).resolves.toBe(customer.id);
+    await page.selectOption('#f-price', { label: (await page.locator('#f-price option', { hasText: 'Pro plan' }).textContent())! });
+    await accessible('subscription-new');
+    await page.getByRole('button', { name: 'Create the subscription' }).click();
+    await page.waitForURL(/\/dashboard\/subscriptions\/sub_/);
+    const subscriptions = (await client.get(`/v2/subscriptions?customer_id=${customer.id}`)).body.data;
+    expect(subscriptions).toEqual([expect.objectContaining({ status: 'active', products: [expect.objectContaining({ product_id: plan.product_id, quantity: 1 })] })]);
+
+    // Its first invoice, issued by the scheduled run; a reload signs in again silently (no sign-in page).
+    await runDueWork(new Date(), { workspaces: new Set([client.workspace]) });
+    await page.reload();
+    const invoice = (await client.get(`/v1/invoices?subscription_id=${subscriptions[0].id}`)).body.data[0];
+    expect(invoice).toMatchObject({ status: 'to_pay', total_amount: 5_880 });
+    await page.getByRole('link', { name: invoice.number }).click();
+    await screenTitled(`Invoice ${invoice.number}`);
+    await page.locator('.pdf iframe').waitFor();
+    await accessible('invoice');
+
+    // Record a payment of 20.00 € (typed in euros), confirmed in a dialog.
+    await page.getByRole('button', { name: 'Record a payment' }).click();
+    await page.fill('dialog #f-amount', '20,00');
+    await page.locator('dialog').getByRole('button', { name: 'Record a payment' }).click();
+    await status().getByText('Payment recorded.').waitFor();
+    expect((await client.get(`/v1/invoices/${invoice.id}`)).body).toMatchObject({ amount_paid: 2_000, status: 'partially_paid' });
+
+    // An amount the currency cannot have is refused in the dialog, nothing is sent.
+    await page.getByRole('button', { name: 'Issue a credit note' }).click();
+    await page.fill('dialog #f-amount', '10.001');
+    await page.locator('dialog').getByRole('button', { name: 'Issue a credit note' }).click();
+    await page.locator('dialog [role=alert]').getByText('Type an amount in EUR').waitFor();
+    await page.fill('dialog #f-amount', '10');
+    await page.fill('dialog #f-reason', 'Goodwill');
+    await page.locator('dialog').getByRole('button', { name: 'Issue a credit note' }).click();
+    await status().getByText(/Credit note .* issued\./).waitFor();
+    const notes = (await client.get(`/v1/invoices?original_invoice_id=${invoice.id}`)).body.data;
+    expect(notes).toEqual([expect.objectContaining({ type: 'credit_note', total_amount: 1_000 })]);
+
+    // The lists, filtered.
+    await page.getByRole('link', { name: 'Invoices', exact: true }).click();
+    await screenTitled('Invoices');
+    await page.selectOption('#f-status', 'partially_paid');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/status=partially_paid/);
+    await page.getByRole('link', { name: invoice.number }).waitFor();
+    await accessible('invoices');
+    await page.getByRole('link', { name: 'Subscriptions', exact: true }).click();
+    await screenTitled('Subscriptions');
+    await accessible('subscriptions');
+
+    // Revoke an API key (admin, granted at consent), confirmed first.
+    await page.getByRole('link', { name: 'Developers' }).click();
+    await page.getByRole('button', { name: 'Revoke Old integration' }).click();
+    await accessible('revoke-dialog');
+    await page.locator('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await status().getByText('API key Old integration revoked.').waitFor();
+    const keys = (await client.get('/v1/api-keys')).body.data as Array<{ id: string; revoked_at: string | null }>;
+    expect(keys.find((k) => k.id === oldKey.id)?.revoked_at).toEqual(expect.any(String));
+    await page.getByRole('button', { name: 'Revoke Old integration' }).waitFor({ state: 'detached' });
+    await accessible('developers');
+
+    // Home, and the same in French.
+    await page.getByRole('link', { name: 'Home' }).click();
+    await screenTitled('Home');
+    await accessible('home');
+    await page.selectOption('#language', 'fr');
+    await screenTitled('Accueil');
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    expect(csp).toEqual([]);
+  }, 120_000);
+});
