@@ -1,10 +1,11 @@
 import { arrayOf, enumOf, id, nullable, object, out, resource, type Schema } from './common';
+import { MIN_MAGNITUDE } from './metadata';
 
 const amount = { type: 'integer', minimum: 1, maximum: 1e12 };
 const thresholds = object(
   {
     amount_gte: { ...nullable(amount), description: 'Invoice the usage so far once its price not yet invoiced reaches this (minor units).' },
-    usage_gte: { ...nullable({ type: 'number', exclusiveMinimum: 0, maximum: 1e15 }), description: 'Invoice it once its units not yet invoiced (all metered products together) reach this.' },
+    usage_gte: { ...nullable({ type: 'number', exclusiveMinimum: 0, maximum: 1e15, 'x-min-magnitude': MIN_MAGNITUDE }), description: 'Invoice it once its units not yet invoiced (all metered products together) reach this.' },
   },
 );
 
@@ -13,7 +14,7 @@ export const billingTermsBody = object({
   minimum_invoice_fee: { ...nullable(amount), description: 'The least a period is invoiced (minor units, before tax); null: none.' },
   min_committed_counts: {
     type: 'array', maxItems: 100, description: 'Metered products\' committed usage per period, by catalog product id (count null: none).',
-    items: object({ product_id: id, count: nullable({ type: 'number', exclusiveMinimum: 0, maximum: 1e15 }) }, ['product_id', 'count']),
+    items: object({ product_id: id, count: nullable({ type: 'number', exclusiveMinimum: 0, maximum: 1e15, 'x-min-magnitude': MIN_MAGNITUDE }) }, ['product_id', 'count']),
   },
 });
 
