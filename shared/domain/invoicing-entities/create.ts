@@ -5,6 +5,7 @@ import { retryOnRace } from '../../db/items';
 import { counterUpdate } from '../../db/pagination';
 import { transactWrite } from '../../db/transactions';
 import { newId } from '../../ids';
+import { logoFileFor } from './logo';
 import { becomeDefaultItems, readDefaultEntityId } from './default-entity';
 import { ENTITY, newEntityItem, toInvoicingEntity, type EntityInput, type EntityItem, type InvoicingEntity } from './invoicing-entity';
 
@@ -14,7 +15,9 @@ export type CreateEntityInput = EntityInput & Pick<EntityItem, 'name' | 'country
 export async function createInvoicingEntity(ctx: Ctx, input: CreateEntityInput): Promise<InvoicingEntity> {
   assertRetrySchedule(input.dunning_retry_schedule);
   const id = newId('ive');
-  const { is_default: wantsDefault, ...members } = input;
+  const { is_default: wantsDefault, ...given } = input;
+  // Fetched and stored before anything is written: a logo that cannot be used refuses the whole request.
+  const members = given.logo_url ? { ...given, logo_file: await logoFileFor(ctx, id, given.logo_url) } : given;
   return retryOnRace(async () => {
     const now = ctx.clock.now().toISOString();
     const currentDefault = await readDefaultEntityId(ctx);

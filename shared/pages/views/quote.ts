@@ -1,7 +1,6 @@
-import type { BillingInterval } from '../../domain/catalog/price-configuration';
 import type { QuotePage } from '../../domain/pages/quote-page';
 import type { Tier } from '../../domain/pricing/types';
-import type { MessageKey } from '../../i18n/catalog';
+import { intervalText } from '../../domain/quotes/interval-text';
 import { document, html, type Markup } from '../html';
 import { cardField, csrfField, notice, type ViewContext } from './parts';
 
@@ -13,12 +12,6 @@ export interface QuoteForms {
   values?: Record<string, string>;
 }
 
-const SINGULAR: Record<string, MessageKey> = { days: 'period.day', weeks: 'period.week', months: 'period.month', years: 'period.year' };
-
-export function intervalText({ t }: ViewContext, interval: BillingInterval): string {
-  if (interval.period === 'once') return t('period.once');
-  return interval.count === 1 ? t(SINGULAR[interval.period]!) : t(`period.${interval.period}`, { count: interval.count });
-}
 
 function tierList(view: ViewContext, tiers: Tier[], currency: string): Markup {
   if (tiers.length === 0) return html``;

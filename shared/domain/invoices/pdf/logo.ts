@@ -15,18 +15,6 @@ export type LogoType = 'image/png' | 'image/jpeg';
 /** The box a logo is fitted into (points), keeping its proportions. */
 export const LOGO_BOX = { width: 150, height: 48 };
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const starts = (bytes: Uint8Array, signature: number[]) => signature.every((byte, i) => bytes[i] === byte);
-
-/** What the bytes are, from their magic numbers (whatever a server's content-type says): png, jpeg, svg or unknown. */
-export function imageKind(bytes: Uint8Array): 'png' | 'jpeg' | 'svg' | 'unknown' {
-  if (starts(bytes, PNG_SIGNATURE)) return 'png';
-  if (starts(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
-  const head = Buffer.from(bytes.subarray(0, 1024)).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return 'svg';
-  return 'unknown';
-}
-
 interface PdfImage {
   width: number;
   height: number;

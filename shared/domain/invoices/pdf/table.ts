@@ -74,12 +74,13 @@ export function tableHeading(doc: PdfDocument, y: number, table: Table, cells: C
 
 const NAME: TextStyle = { bold: true };
 const DETAIL: TextStyle = { size: 7.5, color: MUTED };
+const FIGURE: TextStyle = { nowrap: true };
 
 /** The height of a row, to keep it whole on one page. */
 export function rowHeight(doc: PdfDocument, cells: Cell[], row: TableRow): number {
   const [first, ...rest] = cells as [Cell, ...Cell[]];
   const described = [row.name, ...row.details].reduce((sum, value, i) => sum + measure(doc, value, first.x, { ...(i === 0 ? NAME : DETAIL), width: first.width }), 0);
-  const numbers = row.figures.map((value, i) => measure(doc, value, rest[i]!.x, { width: rest[i]!.width }));
+  const numbers = row.figures.map((value, i) => measure(doc, value, rest[i]!.x, { ...FIGURE, width: rest[i]!.width }));
   return Math.max(described, ...numbers) + 2 * PAD;
 }
 
@@ -88,7 +89,7 @@ export function tableRow(doc: PdfDocument, y: number, cells: Cell[], row: TableR
   const [first, ...rest] = cells as [Cell, ...Cell[]];
   const top = y + PAD;
   const described = [row.name, ...row.details].reduce((at, value, i) => text(doc, value, first.x, at, { ...(i === 0 ? NAME : DETAIL), width: first.width }), top);
-  const numbers = row.figures.map((value, i) => text(doc, value, rest[i]!.x, top, { width: rest[i]!.width, align: 'right' }));
+  const numbers = row.figures.map((value, i) => text(doc, value, rest[i]!.x, top, { ...FIGURE, width: rest[i]!.width, align: 'right' }));
   const end = Math.max(described, ...numbers) + PAD;
   rule(doc, end);
   return end;
