@@ -4,8 +4,10 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { FunctionBundles } from './function-bundles';
+import { bindFiles } from './files-bucket';
 import { bindPages, type PagesSettings } from './hosted-pages';
 import { grantTableAccess, type TableAccess } from './table-access';
 
@@ -19,6 +21,8 @@ export interface FunctionOperations {
   encryptionKey?: IKey;
   /** The hosted pages' URL and link secret: every function may render an invoice or a quote, whose links it signs. */
   pages?: PagesSettings;
+  /** The files bucket (lib/files-bucket.ts): every function may draw an entity's logo or write an export. */
+  files?: IBucket;
 }
 
 export interface BillingFunctionProps {
@@ -74,6 +78,7 @@ export class BillingFunction extends Construct {
     });
     Tags.of(this.fn).add(props.tag[0], props.tag[1]);
     if (operations.pages) bindPages(this.fn, operations.pages);
+    if (operations.files) bindFiles(this, this.fn, operations.files);
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permission (the only `*` a function gets; test/infra checks it).',

@@ -13,6 +13,7 @@ import type { FunctionOperations } from './billing-function';
 import { emailFeedbackHandler } from './email-feedback';
 import { deliveryConsumer, EventPipeline, streamHandler, usageStreamHandler } from './event-pipeline';
 import { FunctionBundles } from './function-bundles';
+import { FilesBucket } from './files-bucket';
 import { HostedPages } from './hosted-pages';
 import { authorizerHandler, Identity, type ExternalIssuer } from './identity';
 import { tools as mcpTools } from '../shared/mcp/catalog';
@@ -98,7 +99,9 @@ export class BillingStack extends Stack {
     const api = new HttpApi(this, 'HttpApi', { apiName: `${this.stackName}-http` });
     // Invoices and quotes carry signed links to their hosted pages: every function gets the secret and the URL.
     const pages = new HostedPages(this, 'HostedPages', { api });
-    const operations: FunctionOperations = { logRetention, encryptionKey, pages: pages.settings };
+    // Logos and exports (shared/storage/file-store.ts): every function may read or write its workspace's files.
+    const files = new FilesBucket(this, 'Files', { encryptionKey });
+    const operations: FunctionOperations = { logRetention, encryptionKey, pages: pages.settings, files: files.bucket };
     encryptionKey?.grantEncryptDecrypt(new ServicePrincipal(`logs.${this.region}.amazonaws.com`));
 
     const table = new Table(this, 'Table', {

@@ -13,12 +13,18 @@ export const createRequireBanner = "import { createRequire } from 'module'; cons
 const fontkitStub = fileURLToPath(new URL('./stubs/fontkit.mjs', import.meta.url));
 
 /**
- * Packages the code imports only on first use (`await import('stripe')`, shared/domain/payments/stripe/client.ts),
+ * Packages the code imports only on first use (`await import('stripe')`, shared/domain/payments/stripe/client.ts;
+ * `await import('@aws-sdk/client-s3')`, shared/storage/s3-file-store.ts), each with what its module re-exports,
  * kept out of the functions' bundles: node parses a whole bundle at a cold start, lazy parts included, so a route
  * that may charge but mostly does not would pay for the SDK at every start. Each is bundled once as a module of its
  * own (`buildLazyPackages`) and copied beside each function whose code imports it (`copyLazyPackages`).
  */
-export const lazyPackages = ['stripe'] as const;
+const lazyPackageExports = {
+  stripe: "export { default } from 'stripe';",
+  '@aws-sdk/client-s3': "export { S3Client, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';",
+} as const;
+
+export const lazyPackages = Object.keys(lazyPackageExports) as (keyof typeof lazyPackageExports)[];
 
 /**
  * How every Lambda is bundled: the stack's one build of all functions (lib/function-bundles.ts) and the benchmark's
@@ -69,7 +75,7 @@ export function buildLazyPackages(projectRoot: string, outRoot: string): string[
     const { metafile } = buildSync({
       ...lambdaEsbuildOptions,
       external: [],
-      stdin: { contents: `export { default } from '${name}';`, resolveDir: projectRoot, loader: 'js' },
+      stdin: { contents: lazyPackageExports[name], resolveDir: projectRoot, loader: 'js' },
       outfile: join(outdir, 'index.mjs'),
       absWorkingDir: projectRoot,
       metafile: true,

@@ -1,3 +1,4 @@
+import { billingProjection } from './billing-projection';
 import type { BillingResults, WorkerRun } from './billing-scenarios';
 import type { TargetCheck } from './targets';
 
@@ -75,5 +76,7 @@ export function billingReport(b: BillingResults): string {
     "Afterwards the workspace's invoices are read from the list index: every subscription of the run has exactly one, and each entity's numbers " +
       '(run, floor and templates) are 1…N with none repeated or missing; a second run finds nothing due and adds nothing. ' +
     `${failed === 0 ? '**Every target is met.**' : `**${failed} of ${checks.length} targets fail.**`} The section took ${b.seconds.toFixed(0)} s.`,
+    '',
+    billingProjection,
   ].join('\n');
 }

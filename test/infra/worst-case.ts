@@ -35,6 +35,8 @@ const refs: Record<string, string> = {
   'AWS::Events::Rule': name(64),
   /** SES allows 64 letters, digits, `-` and `_`. */
   'AWS::SES::ConfigurationSet': name(64),
+  /** Bucket names are at most 63 characters. */
+  'AWS::S3::Bucket': name(63),
 };
 
 /** What `Fn::GetAtt` gives, by resource type and attribute, at its longest. */
@@ -48,6 +50,7 @@ const attributes: Record<string, Record<string, string>> = {
   'AWS::Logs::LogGroup': { Arn: arn('logs', `log-group:${name(512)}:*`) },
   'AWS::SNS::Topic': { TopicArn: refs['AWS::SNS::Topic']!, TopicName: name(256) },
   'AWS::SecretsManager::Secret': { Id: refs['AWS::SecretsManager::Secret']! },
+  'AWS::S3::Bucket': { Arn: `arn:${partition}:s3:::${name(63)}` },
 };
 
 const typeOf = (resources: Json, id: string): string => {

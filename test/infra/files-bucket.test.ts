@@ -1,0 +1,57 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { BillingStack } from '../../lib/billing-stack';
+import { routeTagKey } from '../../lib/route-function';
+
+type Resource = { Properties: Record<string, any> };
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+
+/** Bundling skipped (DESIGN.md §12). */
+const stackOf = (withKey = false): BillingStack => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  return new BillingStack(app, 'Test', withKey ? { encryptionKey: new Key(new Stack(app, 'Shared'), 'Key', { enableKeyRotation: true }) } : {});
+};
+
+const s3Statements = (template: Template): Statement[] =>
+  Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).flatMap((policy) =>
+    (policy.Properties.PolicyDocument.Statement as Statement[]).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('s3:'))));
+
+describe('the files bucket (logos, exports)', () => {
+  test('is private, TLS-only, versioned and kept when the stack goes', () => {
+    const template = Template.fromStack(stackOf());
+    template.resourceCountIs('AWS::S3::Bucket', 1);
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        VersioningConfiguration: { Status: 'Enabled' },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      }),
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  test('is encrypted with the stack\'s key when it has one', () => {
+    Template.fromStack(stackOf(true)).hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [Match.objectLike({ ServerSideEncryptionByDefault: Match.objectLike({ SSEAlgorithm: 'aws:kms' }) })] },
+    });
+  });
+
+  test('a route function knows the bucket and may only get and put objects under ws/: no listing, no deletion, no other prefix', () => {
+    const stack = stackOf();
+    const nested = stack.routeStacks.find((group) => group.functions.has('getInvoice'))!;
+    const template = Template.fromStack(nested);
+    const fn = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).find((f) =>
+      (f.Properties.Tags as { Key: string; Value: string }[]).some((tag) => tag.Key === routeTagKey && tag.Value === 'getInvoice'))!;
+    expect(Object.keys(fn.Properties.Environment.Variables)).toContain('FILES_BUCKET');
+    const statements = s3Statements(template);
+    expect(statements.length).toBeGreaterThan(0);
+    for (const statement of statements) {
+      expect([statement.Action].flat().sort()).toEqual(['s3:GetObject', 's3:PutObject']);
+      expect(JSON.stringify(statement.Resource)).toMatch(/\/ws\/\*"/);
+    }
+  });
+});
