@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { solidPng } from '../support/invoice-fixtures';
+import { quoteOf } from '../support/route-fixtures/quotes';
 import { withEnv } from '../support/oauth';
 import { readPdf } from '../support/pdf-text';
 
@@ -114,6 +115,13 @@ describe('logo_url', () => {
     expect((await client.get('/v1/invoicing-entities?take=100')).body.data.map((e: { name: string }) => e.name)).not.toContain('Never made');
   });
 
+  it('answers 404 for a receipt of a transaction the invoice does not have', async () => {
+    const buyer = (await client.post('/v1/customers', { name: 'Receipts', currency: 'EUR', billing_address: { country: 'FR' } })).body;
+    const invoice = (await client.post('/v1/invoices', { customer_id: buyer.id, status: 'to_pay', line_items: [{ name: 'Setup', unit_amount: 1_000 }] })).body;
+    const missing = await client.get(`/v1/invoices/${invoice.id}/transactions/tra_unknown/receipt`);
+    expect([missing.status, missing.body.code]).toEqual([404, 'not_found']);
+  });
+
   it('refuses a loopback address outside the tests\' exception, as every destination of shared/net', async () => {
     const entity = await withEntity(client, { name: 'Loopback SAS' });
     const restore = withEnv({ LOGO_FETCH_ALLOW_LOOPBACK: undefined });
@@ -152,6 +160,19 @@ describe('logo_url', () => {
     for (const expected of ['Receipt', `${invoice.number}-R1`, `Payment of invoice ${invoice.number}`, '€500.00', '€960.00', 'Globex Corp', 'Logo SAS']) {
       expect([expected, text.includes(expected)]).toEqual([expected, true]);
     }
+    const quote = await quoteOf(client);
+    expect(imagesIn(await download(`/v1/quotes/${quote.id}/download`))).toBe(1);
+
+    // The invoice page: the logo heads it (a data URL, the seller's name as its alt text), a receipt per payment.
+    const page = await fetch(invoice.public_url);
+    const markup = await page.text();
+    expect(markup).toMatch(/<header class="brand"><img src="data:image\/png;base64,[A-Za-z0-9+/=]+" alt="Logo SAS"><\/header>/);
+    expect(page.headers.get('content-security-policy')).toContain("img-src 'self' data:");
+    const href = /<a href="([^"]+\/receipts\/[^"]+)" download>Receipt for the payment of [^<]+ \(€500\.00\)<\/a>/.exec(markup)?.[1];
+    const fromPage = await fetch(new URL(href!, api.url));
+    expect([fromPage.status, fromPage.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+    expect(readPdf(Buffer.from(await fromPage.arrayBuffer())).text).toContain(`${invoice.number}-R1`);
+
     // Clearing the logo: documents print without.
     expect((await client.put(`/v1/invoicing-entities/${entity.id}`, { logo_url: null })).body.logo_url).toBeNull();
     expect(imagesIn(await download(`/v1/invoices/${invoice.id}/download?format=pdf`))).toBe(0);

@@ -4,6 +4,7 @@ import type { PortalPage } from '../../domain/pages/portal';
 import { document, html, type Markup } from '../html';
 import { STRIPE_JS_URL, stripeScriptPath } from '../stripe-script';
 import { cardField, csrfField, notice, statusBadge, stripeError, stripeFields, type ViewContext } from './parts';
+import { pageLogo } from '../../domain/pages/audience';
 
 export interface PortalForms {
   path: string;
@@ -81,5 +82,5 @@ export function portalView(view: ViewContext, page: PortalPage, forms: PortalFor
   <h2>${t('portal.usage')}</h2>
   ${list(view, page.usage.map((u) => html`<li>${t('portal.usage_line', { product: u.product, value: f.number(u.value), unit: u.unit, date: f.date(u.since) })}</li>`))}`;
   const scripts = forms.stripe ? [STRIPE_JS_URL, stripeScriptPath(forms.path)] : [];
-  return document({ language: f.language, title, body, scripts, footer: t('page.secure_footer', { seller: page.audience.sellerName }) });
+  return document({ language: f.language, title, body, logo: pageLogo(page.audience), scripts, footer: t('page.secure_footer', { seller: page.audience.sellerName }) });
 }

@@ -3,6 +3,7 @@ import type { Tier } from '../../domain/pricing/types';
 import { intervalText } from '../../domain/quotes/interval-text';
 import { document, html, type Markup } from '../html';
 import { cardField, csrfField, notice, type ViewContext } from './parts';
+import { pageLogo } from '../../domain/pages/audience';
 
 export interface QuoteForms {
   path: string;
@@ -86,6 +87,7 @@ export function quoteView(view: ViewContext, page: QuotePage, forms: QuoteForms)
   ${quote.display_taxes ? html`<p class="help">${t('quote.taxes_excluded')}</p>` : ''}
   ${quote.terms ? html`<h2>${t('quote.terms')}</h2><p class="pre">${quote.terms}</p>` : ''}
   ${quote.comments ? html`<h2>${t('quote.comments')}</h2><p class="pre">${quote.comments}</p>` : ''}
+  <p><a href="${forms.path}/pdf" download>${t('doc.download_pdf')}</a></p>
   ${signSection(view, page, forms)}`;
-  return document({ language: f.language, title, body, footer: t('page.secure_footer', { seller: page.audience.sellerName }) });
+  return document({ language: f.language, title, body, logo: pageLogo(page.audience), footer: t('page.secure_footer', { seller: page.audience.sellerName }) });
 }
