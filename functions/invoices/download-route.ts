@@ -1,5 +1,6 @@
 import type { RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
+import { transactionPath } from '../../shared/schemas/wallets';
 
 export const DOWNLOAD_FORMATS = ['pdf', 'facturx', 'ubl', 'cii'] as const;
 
@@ -21,4 +22,12 @@ export const invoiceDownloadRoute: RouteDefinition = {
     },
   },
   response: { status: 200, schema: { type: 'string', format: 'binary' }, mediaTypes: ['application/pdf', 'application/xml'] },
+};
+
+/** A successful payment's receipt as a PDF (docs/invoice-pdf.md, "Receipts"). */
+export const receiptDownloadRoute: RouteDefinition = {
+  id: 'downloadInvoiceReceipt', method: 'GET', path: '/v1/invoices/{id}/transactions/{transactionId}/receipt', handler: 'functions/invoices/receipt.ts',
+  scope: 'read', tag: 'Invoices', summary: 'Download the receipt of a successful payment of the invoice as a PDF (its number, day, way and amount, the invoice it pays)',
+  request: { path: transactionPath },
+  response: { status: 200, schema: { type: 'string', format: 'binary' }, mediaTypes: ['application/pdf'] },
 };

@@ -1,5 +1,5 @@
 import { actionsOf, listOf, type RouteDefinition } from '../route-definition';
-import { invoiceDownloadRoute } from './download-route';
+import { invoiceDownloadRoute, receiptDownloadRoute } from './download-route';
 import { idPath } from '../../shared/schemas/common';
 import {
   chargeBody, creditNoteCreateBody, invoiceCreateBody, invoiceListQuery, invoiceResource, invoiceUpdateBody, transactionCreateBody,
@@ -51,4 +51,5 @@ export const invoiceRoutes: RouteDefinition[] = [
     request: { path: idPath, body: creditNoteCreateBody }, response: { status: 201, schema: invoiceResource },
   },
   invoiceDownloadRoute,
+  receiptDownloadRoute,
 ];

@@ -3,7 +3,7 @@ import { idPath } from '../../shared/schemas/common';
 import { invoiceResource } from '../../shared/schemas/invoices';
 import {
   addCardForm, billingDetailsForm, pageDownloadQuery, pageQuery, pageResource, pageReturnQuery, pageScriptResource, pageTokenPath, payForm, paymentMethodForm, portalPageQuery, portalSessionCreateBody, portalSessionPath,
-  portalSessionResource, portalSubscriptionForm, signForm,
+  portalSessionResource, portalSubscriptionForm, receiptPagePath, signForm,
 } from '../../shared/schemas/pages';
 import { quoteResource } from '../../shared/schemas/quotes';
 
@@ -33,8 +33,16 @@ export const pageRoutes: RouteDefinition[] = [
     ...pageRoute('invoicePagePdf', 'GET', '/pages/invoices/{token}/pdf', 'invoice-pdf', 'The invoice page\'s PDF, or with `format` its e-invoice'),
     request: { path: pageTokenPath, query: pageDownloadQuery }, response: { status: 200, schema: { type: 'string', format: 'binary' } },
   },
+  {
+    ...pageRoute('invoicePageReceipt', 'GET', '/pages/invoices/{token}/receipts/{transactionId}', 'invoice-receipt', 'The receipt (PDF) of a payment of the invoice on the page'),
+    request: { path: receiptPagePath }, response: { status: 200, schema: { type: 'string', format: 'binary' } },
+  },
   // The subscription a quote changes (gsi2); a signature prices the lines and writes what signQuote writes (gsi3).
   { ...pageRoute('quotePage', 'GET', '/pages/quotes/{token}', 'quote', 'The quote page (HTML): the quote as its display flags say, and its signature'), indexes: ['gsi2', 'gsi3'] },
+  {
+    ...pageRoute('quotePagePdf', 'GET', '/pages/quotes/{token}/pdf', 'quote-pdf', 'The quote page\'s PDF'),
+    request: { path: pageTokenPath }, response: { status: 200, schema: { type: 'string', format: 'binary' } },
+  },
   { ...pageRoute('quotePageSign', 'POST', '/pages/quotes/{token}/sign', 'quote-sign', 'Sign the quote from its page (form)', signForm), indexes: ['gsi2', 'gsi3'] },
   // The customer's documents and subscriptions (list index), payment methods and credit balances (parent index), usage.
   // With Stripe connected, it makes the SetupIntent of its "add a card" (and the customer's Stripe customer, once: a write).

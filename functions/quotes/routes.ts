@@ -27,6 +27,11 @@ export const quoteRoutes: RouteDefinition[] = [
     scope: 'write', tag: 'Quotes', summary: 'Update a quote in draft or changes_requested (partial; null clears)',
     request: { path: idPath, body: quoteUpdateBody }, response: { status: 200, schema: quoteResource },
   },
+  {
+    id: 'downloadQuote', method: 'GET', path: '/v1/quotes/{id}/download', handler: 'functions/quotes/download.ts',
+    scope: 'read', tag: 'Quotes', summary: 'Download a quote as a PDF (what its page shows, as its display flags say)',
+    request: { path: idPath }, response: { status: 200, schema: { type: 'string', format: 'binary' }, mediaTypes: ['application/pdf'] },
+  },
   action('finalizeQuote', 'finalize', 'Finalize a draft: pending_approval when the quote requires approval, else approved'),
   action('approveQuote', 'approve', 'Approve a quote pending approval'),
   action('requestQuoteChanges', 'request-changes', 'Send a quote pending approval back for changes'),

@@ -75,7 +75,9 @@ export interface Layout {
   footer?: string;
   /** External scripts (the pages' CSP must allow them: pageHeaders `stripe`). */
   scripts?: string[];
+  /** The seller's logo, heading the page: a data URL (the CSP's `img-src data:`), its alt text the seller's name. */
+  logo?: { src: string; alt: string } | null;
 }
 
-export const document = ({ language, title, body, footer, scripts = [] }: Layout): string =>
-  `<!doctype html>${html`<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow"><title>${title}</title><style>${new Markup(PAGE_CSS)}</style>${scripts.map((src) => html`<script src="${src}" defer></script>`)}</head><body><main id="main">${body}</main>${footer ? html`<footer>${footer}</footer>` : ''}</body></html>`}`;
+export const document = ({ language, title, body, footer, scripts = [], logo }: Layout): string =>
+  `<!doctype html>${html`<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow"><title>${title}</title><style>${new Markup(PAGE_CSS)}</style>${scripts.map((src) => html`<script src="${src}" defer></script>`)}</head><body>${logo ? html`<header class="brand"><img src="${logo.src}" alt="${logo.alt}"></header>` : ''}<main id="main">${body}</main>${footer ? html`<footer>${footer}</footer>` : ''}</body></html>`}`;

@@ -3,6 +3,8 @@ export const PAGE_CSS = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
 main{max-width:860px;margin:2rem auto;padding:2rem;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+header.brand{max-width:860px;margin:2rem auto -1rem;padding:0 2rem}
+header.brand img{display:block;max-width:100%;max-height:48px;width:auto;height:auto}
 footer{max-width:860px;margin:0 auto 2rem;padding:0 2rem;color:#4a4a4a;font-size:.875rem}
 h1{font-size:1.6rem;margin:0 0 1rem}
 h2{font-size:1.2rem;margin:2rem 0 .75rem}

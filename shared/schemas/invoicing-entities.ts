@@ -41,7 +41,11 @@ const entityMembers: Record<string, Schema> = {
   invoice_late_fees: nullable(text(1000)),
   invoice_footer: text(5000),
   document_footer: nullable(text(5000)),
-  logo_url: nullable(uri),
+  logo_url: {
+    ...nullable(uri),
+    description: 'https; fetched once when set or changed: a PNG or JPEG of at most 1 MB, stored and drawn on documents, pages and emails. ' +
+      'Refused with 422 logo_url_invalid, logo_unreachable, logo_too_large, logo_svg_unsupported, logo_wrong_type or logo_invalid (docs/invoice-pdf.md, "Logo"); null removes it.',
+  },
   favicon_url: nullable(uri),
   brand_color: nullable({ type: 'string', minLength: 4, maxLength: 9, pattern: PATTERNS.hexColor }),
   forced_customer_type: nullable({ type: 'string', enum: CUSTOMER_TYPES }),

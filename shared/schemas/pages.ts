@@ -5,6 +5,9 @@ import { COUNTRIES } from './value-sets';
 /** A hosted page's path: its capability link's token (shared/pages/links.ts). */
 export const pageTokenPath: Schema = object({ token: text(400, 1) }, ['token']);
 
+/** A receipt of the invoice page: the link's token and the payment's id. */
+export const receiptPagePath: Schema = object({ token: text(400, 1), transactionId: id }, ['token', 'transactionId']);
+
 /** `?notice=`: what the page says after one of its forms (a fixed list, shared/pages/notices.ts). */
 const notice: Schema = { type: 'string', enum: NOTICE_NAMES };
 export const pageQuery: Schema = object({ notice });

@@ -4,12 +4,8 @@
  * through sign-in and consent (our OAuthClientProvider plays the browser), exchanges the code and later refreshes;
  * then an MCP client of the same SDK connects to /mcp through that flow and uses its tools.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -19,22 +15,9 @@ import { startTestApi, withEntity, type Client, type TestApi } from '../support/
 import { browser } from '../support/oauth-browser';
 import { withEnv } from '../support/oauth';
 import { startUpstreamProvider, type UpstreamProvider } from '../support/upstream-provider';
+import { testCertificate } from '../support/test-certificate';
 
 const REDIRECT = 'http://127.0.0.1:9/mcp-callback';
-
-/** A throwaway certificate for 127.0.0.1, trusted by the service through OAUTH_CLIENT_METADATA_TEST_CA only. */
-function testCertificate() {
-  const dir = mkdtempSync(join(tmpdir(), 'cimd-'));
-  try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
-    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 let api: TestApi;
 let upstream: UpstreamProvider;

@@ -1,5 +1,7 @@
 /** Invoice fixtures for the PDF tests: amounts as the domain computes them, so each document adds up. */
+import { crc32, deflateSync } from 'node:zlib';
 import type { AppliedCoupon, Invoice, InvoiceLineItem, PaymentTransaction } from '../../shared/domain/invoices/invoice';
+import type { Quote, QuoteLineItem } from '../../shared/domain/quotes/quote';
 
 export const line = (id: string, over: Partial<InvoiceLineItem>): InvoiceLineItem => ({
   id, name: id, description: null, entry_type: 'custom', product_id: null, product_type: null, price_id: null,
@@ -86,3 +88,51 @@ export const paidInvoice = (): Invoice => invoiceFixture({
     payment('tra_transfer', 32_249, '2025-03-20T10:00:00.000Z', { id: null, status: null, type: 'transfer', last_4_digits: null, expiration_date: null, brand: null }),
   ],
 });
+
+/** A quote line priced as the pricing engine would: `amount_per_period` × `billing_periods`. */
+export const quoteLine = (name: string, over: Partial<QuoteLineItem> = {}): QuoteLineItem => ({
+  product_id: `pro_${name.length}`, price_configuration_id: 'prc_1', quantity: 1, name, price_type: 'fee',
+  billing_interval: { period: 'months', count: 1 }, commitment_interval: { period: 'years', count: 1 }, amount_per_period: 0, billing_periods: 12, amount: 0, tiers: [], ...over,
+});
+
+/** A three-line subscription quote showing every value it can (phases, first invoice, total), pending signature. */
+export function quoteFixture(over: Partial<Quote> = {}): Quote {
+  const lines = [
+    quoteLine('Pro plan', { quantity: 25, amount_per_period: 122_500, amount: 1_470_000 }),
+    quoteLine('Premium support and a dedicated customer success manager', { billing_interval: { period: 'months', count: 3 }, amount_per_period: 90_000, billing_periods: 4, amount: 360_000 }),
+    quoteLine('Onboarding', { price_type: 'fee', billing_interval: { period: 'once' }, amount_per_period: 250_000, billing_periods: 1, amount: 250_000 }),
+  ];
+  return {
+    id: 'quo_01JQ3M8Z5V4X2Y7T9R6P1N0K3C', number: 'Q-2025-0007', customer_id: 'cus_1', type: 'subscription', status: 'pending_signature', currency: 'EUR',
+    amount: lines.reduce((sum, l) => sum + l.amount, 0), line_items: lines, child_subscription_ids: [], invoice_id: null, signed_file: null,
+    url: 'https://pay.billing.invalid/quotes/quo_01JQ3M8Z5V4X2Y7T9R6P1N0K3C', sent_at: '2025-03-10T09:00:00.000Z', sent_to: 'billing@globex.example', sent_message: null,
+    signed_at: null, signer_name: null, signer_email: null, void_reason: null, voided_at: null, created_at: '2025-03-09T09:00:00.000Z', updated_at: '2025-03-10T09:00:00.000Z',
+    invoicing_entity_id: 'ive_1', starts_at: '2025-04-01T00:00:00.000Z', subscription_id: null, promotion_code: null, requires_approval: false, template_id: null,
+    crm_opportunity_id: null, comments: 'Prices held until the end of the month.', terms: 'Twelve months, renewed yearly unless cancelled 30 days before the end of the term.',
+    owner_email: null, expires_at: '2025-04-09T09:00:00.000Z', collect_payment_details: false, collect_custom_property_ids: [], collect_tax_id: false,
+    display_quote_value: true, display_taxes: true, display_price_tiers: 'none', display_phase_value: true, display_first_invoice_amount: true,
+    display_documents_in_preview: false, display_subscription_on_update: false, display_total_with_tax: false, post_signature_activation_enabled: false, attachments: [],
+    ...over,
+  };
+}
+
+/** A PNG: `width` × `height` pixels of one colour (8-bit RGB, unfiltered rows, zlib), for logo tests and pictures. */
+export function solidPng(width: number, height: number, [r, g, b]: [number, number, number] = [29, 78, 216]): Buffer {
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))), chunk('IEND', Buffer.alloc(0)),
+  ]);
+}

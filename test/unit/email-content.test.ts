@@ -79,6 +79,15 @@ describe('email content', () => {
   });
 });
 
+describe('the logo in emails', () => {
+  it('is the inline attachment (cid:), never a remote image, with the seller\'s name as its alt text', () => {
+    const [message, link] = sample('invoice_issued', wordingOf('en'));
+    const { html } = emailContent(message, { language: 'en', seller: 'Acme', brandColor: null, footer: 'Acme', logoCid: 'logo@billing' });
+    expect(html).toContain('<img src="cid:logo@billing" alt="Acme" height="48"');
+    expect(html.match(/https?:\/\/[^"\s<]+/g)).toEqual([link]);
+  });
+});
+
 describe('the outbox transport', () => {
   it('writes each email as <id>.eml under EMAIL_OUTBOX_DIR', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'outbox-'));

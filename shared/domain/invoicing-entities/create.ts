@@ -6,6 +6,7 @@ import { counterUpdate } from '../../db/pagination';
 import { transactWrite } from '../../db/transactions';
 import { newId } from '../../ids';
 import { assertPortalSettings } from './portal-settings-check';
+import { logoFileFor } from './logo';
 import { becomeDefaultItems, readDefaultEntityId } from './default-entity';
 import { ENTITY, newEntityItem, toInvoicingEntity, type EntityInput, type EntityItem, type InvoicingEntity } from './invoicing-entity';
 
@@ -16,7 +17,9 @@ export async function createInvoicingEntity(ctx: Ctx, input: CreateEntityInput):
   assertRetrySchedule(input.dunning_retry_schedule);
   await assertPortalSettings(ctx, input.portal_settings);
   const id = newId('ive');
-  const { is_default: wantsDefault, ...members } = input;
+  const { is_default: wantsDefault, ...given } = input;
+  // Fetched and stored before anything is written: a logo that cannot be used refuses the whole request.
+  const members = given.logo_url ? { ...given, logo_file: await logoFileFor(ctx, id, given.logo_url) } : given;
   return retryOnRace(async () => {
     const now = ctx.clock.now().toISOString();
     const currentDefault = await readDefaultEntityId(ctx);

@@ -5,6 +5,7 @@ import { definedMembers } from '../../objects';
 import { collectionSettingsOf, type EntityCollectionSettings } from '../collection/settings';
 import { emailSettingsOf, type EmailSettings } from '../../email/email-item';
 import { portalSettingsOf, type PortalSettings } from './portal-settings';
+import type { StoredLogo } from './logo';
 
 export const ENTITY = 'IVE';
 
@@ -71,7 +72,12 @@ export interface InvoicingEntity {
 
 /** Stored form: timestamps kept to the millisecond, `document_footer` null when it falls back to the invoice footer. */
 export type EntityItem = StoredItem &
-  Omit<InvoicingEntity, 'document_footer' | 'trade_name'> & { trade_name: string | null; document_footer: string | null };
+  Omit<InvoicingEntity, 'document_footer' | 'trade_name'> & {
+    trade_name: string | null;
+    document_footer: string | null;
+    /** The stored copy of `logo_url` (./logo.ts); absent or null without a logo. */
+    logo_file?: StoredLogo | null;
+  };
 
 export type EntityInput = Partial<Omit<EntityItem, keyof StoredItem | 'id' | 'created_at' | 'updated_at' | 'deleted_at' | 'tax_id_valid'>>;
 

@@ -3,6 +3,8 @@ import { languageFor, type Language } from '../../i18n/catalog';
 import type { CustomerItem } from '../customers/customer';
 import { findCustomerItem } from '../customers/read';
 import { findEntityItem } from '../invoicing-entities/read';
+import { readLogo } from '../invoicing-entities/logo';
+import type { Logo } from '../invoices/pdf/logo';
 
 /** Who reads a page: in which language (the customer's, else its entity's) and time zone (the customer's, else the entity's). */
 export interface Audience {
@@ -11,7 +13,13 @@ export interface Audience {
   timeZone: string;
   /** The invoicing entity's trade name, else its legal name. */
   sellerName: string;
+  /** The stored copy of the entity's logo, heading its pages (shared/pages/html.ts `document`). */
+  logo: Logo | null;
 }
+
+/** The logo as a page draws it: a data URL, the seller's name for its alt text. */
+export const pageLogo = ({ logo, sellerName }: Audience): { src: string; alt: string } | null =>
+  logo && { src: `data:${logo.contentType};base64,${Buffer.from(logo.body).toString('base64')}`, alt: sellerName };
 
 export async function audienceOf(ctx: Ctx, customerId: string, entityId?: string): Promise<Audience> {
   const customer = await findCustomerItem(ctx, customerId);
@@ -21,6 +29,7 @@ export async function audienceOf(ctx: Ctx, customerId: string, entityId?: string
     language: languageFor(customer.language, entity?.language),
     timeZone: validTimeZone(customer.timezone) ?? validTimeZone(entity?.timezone) ?? 'UTC',
     sellerName: entity?.trade_name ?? entity?.name ?? '',
+    logo: await readLogo(entity),
   };
 }
 

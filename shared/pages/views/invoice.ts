@@ -5,6 +5,7 @@ import type { MessageKey } from '../../i18n/catalog';
 import { document, html, type Markup } from '../html';
 import { STRIPE_JS_URL, stripeScriptPath } from '../stripe-script';
 import { cardField, csrfField, notice, statusBadge, stripeError, stripeFields, type ViewContext } from './parts';
+import { pageLogo } from '../../domain/pages/audience';
 
 export interface InvoiceForms {
   /** The page's own path: forms post to `<path>/pay`, the PDF is `<path>/pdf`. */
@@ -82,6 +83,14 @@ function authenticationSection({ t }: ViewContext, publishableKey: string, authe
   </section>`;
 }
 
+/** A receipt (PDF) for each successful payment: what a customer files as proof of payment. */
+function receiptLinks({ t, f }: ViewContext, invoice: InvoicePage['invoice'], path: string): Markup {
+  const payments = invoice.transactions.filter((tx) => tx.type === 'payment' && tx.status === 'succeeded');
+  if (payments.length === 0) return html``;
+  return html`<ul class="plain">${payments.map((tx) => html`
+    <li><a href="${path}/receipts/${tx.id}" download>${t('doc.receipt_link', { date: f.date(tx.process_at), amount: f.money(tx.amount, tx.currency) })}</a></li>`)}</ul>`;
+}
+
 /** The invoice as the customer sees it: seller, lines, taxes, totals, amount due, status, due date; PDF; payment. */
 export function invoiceView(view: ViewContext, page: InvoicePage, forms: InvoiceForms): string {
   const { t, f } = view;
@@ -127,8 +136,9 @@ export function invoiceView(view: ViewContext, page: InvoicePage, forms: Invoice
   </table>
   ${invoice.custom_note ? html`<h2>${t('doc.note')}</h2><p class="pre">${invoice.custom_note}</p>` : ''}
   <p><a href="${forms.path}/pdf" download>${t('doc.download_pdf')}</a></p>
+  ${receiptLinks(view, invoice, forms.path)}
   ${paySection(view, page, forms)}`;
   // Stripe.js on the whole page when Stripe is connected, as Stripe asks (its fraud signals), with the page's script.
   const scripts = page.stripe ? [STRIPE_JS_URL, stripeScriptPath(forms.path)] : [];
-  return document({ language: f.language, title, body, scripts, footer: t('page.secure_footer', { seller: invoice.seller.trade_name ?? invoice.seller.name }) });
+  return document({ language: f.language, title, body, logo: pageLogo(page.audience), scripts, footer: t('page.secure_footer', { seller: invoice.seller.trade_name ?? invoice.seller.name }) });
 }

@@ -6,6 +6,7 @@ import { STRIPE_JS_URL, stripeScriptPath } from '../stripe-script';
 import { cardField, csrfField, notice, statusBadge, stripeError, stripeFields, type ViewContext } from './parts';
 import { billingDetailsForm } from './portal-billing';
 import { subscriptionsSection, type PreviewedChange, type SubscriptionTokens } from './portal-subscriptions';
+import { pageLogo } from '../../domain/pages/audience';
 
 export interface PortalForms {
   path: string;
@@ -86,5 +87,5 @@ export function portalView(view: ViewContext, page: PortalPage, forms: PortalFor
 
   ${page.settings.allow_billing_details_update ? html`<h2>${t('portal.billing_details')}</h2>${billingDetailsForm(view, customer, forms.path, forms.tokens.billing_details)}` : ''}`;
   const scripts = forms.stripe ? [STRIPE_JS_URL, stripeScriptPath(forms.path)] : [];
-  return document({ language: f.language, title, body, scripts, footer: t('page.secure_footer', { seller: page.audience.sellerName }) });
+  return document({ language: f.language, title, body, logo: pageLogo(page.audience), scripts, footer: t('page.secure_footer', { seller: page.audience.sellerName }) });
 }

@@ -1,9 +1,9 @@
-import type { BillingInterval } from '../../domain/catalog/price-configuration';
 import type { QuotePage } from '../../domain/pages/quote-page';
 import type { Tier } from '../../domain/pricing/types';
-import type { MessageKey } from '../../i18n/catalog';
+import { intervalText } from '../../domain/quotes/interval-text';
 import { document, html, type Markup } from '../html';
 import { cardField, csrfField, notice, type ViewContext } from './parts';
+import { pageLogo } from '../../domain/pages/audience';
 
 export interface QuoteForms {
   path: string;
@@ -13,12 +13,6 @@ export interface QuoteForms {
   values?: Record<string, string>;
 }
 
-const SINGULAR: Record<string, MessageKey> = { days: 'period.day', weeks: 'period.week', months: 'period.month', years: 'period.year' };
-
-export function intervalText({ t }: ViewContext, interval: BillingInterval): string {
-  if (interval.period === 'once') return t('period.once');
-  return interval.count === 1 ? t(SINGULAR[interval.period]!) : t(`period.${interval.period}`, { count: interval.count });
-}
 
 function tierList(view: ViewContext, tiers: Tier[], currency: string): Markup {
   if (tiers.length === 0) return html``;
@@ -93,6 +87,7 @@ export function quoteView(view: ViewContext, page: QuotePage, forms: QuoteForms)
   ${quote.display_taxes ? html`<p class="help">${t('quote.taxes_excluded')}</p>` : ''}
   ${quote.terms ? html`<h2>${t('quote.terms')}</h2><p class="pre">${quote.terms}</p>` : ''}
   ${quote.comments ? html`<h2>${t('quote.comments')}</h2><p class="pre">${quote.comments}</p>` : ''}
+  <p><a href="${forms.path}/pdf" download>${t('doc.download_pdf')}</a></p>
   ${signSection(view, page, forms)}`;
-  return document({ language: f.language, title, body, footer: t('page.secure_footer', { seller: page.audience.sellerName }) });
+  return document({ language: f.language, title, body, logo: pageLogo(page.audience), footer: t('page.secure_footer', { seller: page.audience.sellerName }) });
 }

@@ -12,9 +12,21 @@ export async function draftInvoiceOf(client: Client, body: Record<string, unknow
   return reply.body;
 }
 
+/** An issued invoice with one recorded payment (a bank transfer of part of it): what has a receipt. */
+export async function paidInvoiceOf(client: Client): Promise<{ id: string; customer_id: string; public_url: string; transactionId: string }> {
+  const invoice = (await draftInvoiceOf(client, { status: 'to_pay' })) as { id: string; customer_id: string; public_url: string };
+  const reply = await client.post(`/v1/invoices/${invoice.id}/transactions`, { amount: 1_000, payment_method_type: 'transfer' });
+  if (reply.status !== 201) throw new Error(`payment failed: ${JSON.stringify(reply.body)}`);
+  return { ...invoice, transactionId: reply.body.transactions.find((tx: { type: string }) => tx.type === 'payment').id };
+}
+
 export const invoiceFixtures: AreaFixtures = {
   resources: {
     '/v1/invoices/{id}': async (client) => (await draftInvoiceOf(client)).id,
+    '/v1/invoices/{id}/transactions/{transactionId}': async (client) => {
+      const invoice = await paidInvoiceOf(client);
+      return { params: { id: invoice.id, transactionId: invoice.transactionId }, read: `/v1/invoices/${invoice.id}` };
+    },
   },
   bodies: {
     createInvoice: { customer_id: 'cus_unknown', line_items: [{ name: 'Setup', unit_amount: 100 }] },

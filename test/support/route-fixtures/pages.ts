@@ -1,5 +1,5 @@
 import type { Client } from '../api';
-import { draftInvoiceOf } from './invoices';
+import { draftInvoiceOf, paidInvoiceOf } from './invoices';
 import type { AreaFixtures } from './types';
 
 const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
@@ -14,6 +14,10 @@ export const pageFixtures: AreaFixtures = {
     '/pages/invoices/{token}': async (client) => {
       const invoice = await issuedInvoice(client);
       return { params: { token: tokenOf(invoice.public_url!) }, read: `/v1/invoices/${invoice.id}` };
+    },
+    '/pages/invoices/{token}/receipts/{transactionId}': async (client) => {
+      const invoice = await paidInvoiceOf(client);
+      return { params: { token: tokenOf(invoice.public_url), transactionId: invoice.transactionId }, read: `/v1/invoices/${invoice.id}` };
     },
     '/pages/quotes/{token}': async (client) => {
       // A quote's page opens in pending_signature and signed only; any signed link of the right kind shows the route.

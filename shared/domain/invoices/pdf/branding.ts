@@ -1,9 +1,11 @@
-/** The invoicing entity's look on its documents: only its brand colour (the logo is never fetched). */
+import type { Logo } from './logo';
+
+/** The invoicing entity's look on its documents: its brand colour and the stored copy of its logo. */
 export interface Branding {
   /** The entity's `brand_color`, `#RGB` or `#RRGGBB`; null or anything else → a neutral dark. */
   brandColor: string | null;
-  /** Not drawn: rendering never reaches the network. */
-  logoUrl?: string | null;
+  /** The copy of `logo_url` stored when it was set (rendering never reaches the network); none: no logo. */
+  logo?: Logo | null;
   /** The entity's `timezone`: dates are the seller's calendar days. UTC when absent. */
   timezone?: string | null;
 }

@@ -1,11 +1,13 @@
 import type { Ctx } from '../../../context';
 import { NotFound } from '../../../errors';
-import { languageFor } from '../../../i18n/catalog';
+import { languageFor, type Language } from '../../../i18n/catalog';
 import { binaryResponse, type BinaryResponse } from '../../../http/responses';
 import { findCustomerItem } from '../../customers/read';
 import type { CustomerItem } from '../../customers/customer';
 import { findEntityItem } from '../../invoicing-entities/read';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
+import { readLogo } from '../../invoicing-entities/logo';
+import type { Branding } from './branding';
 import type { Invoice } from '../invoice';
 import { getInvoice } from '../read';
 
@@ -21,6 +23,25 @@ export async function orNull<T>(read: Promise<T>): Promise<T | null> {
   }
 }
 
+/** Who a document of this seller and customer is printed for, in which language, with which colour and logo. */
+export interface Readers {
+  entity: EntityItem | null;
+  customer: CustomerItem | null;
+  branding: Branding;
+  language: Language;
+}
+
+export async function readersOf(ctx: Ctx, { seller, customer_id }: { seller: { id: string }; customer_id: string }): Promise<Readers> {
+  const [entity, customer] = await Promise.all([orNull(findEntityItem(ctx, seller.id)), orNull(findCustomerItem(ctx, customer_id))]);
+  return {
+    entity,
+    customer,
+    branding: { brandColor: entity?.brand_color ?? null, timezone: entity?.timezone, logo: await readLogo(entity) },
+    // The PDF speaks the customer's language, else the entity's (as the hosted pages do).
+    language: languageFor(customer?.language, entity?.language),
+  };
+}
+
 /** Factur-X is the default of issued invoices and credit notes whose entity enables it; everything else is a plain PDF. */
 const defaultFormat = (invoice: Invoice, entity: EntityItem | null): DownloadFormat =>
   entity?.facturx_enabled && invoice.number && invoice.type !== 'document' ? 'facturx' : 'pdf';
@@ -31,13 +52,9 @@ const defaultFormat = (invoice: Invoice, entity: EntityItem | null): DownloadFor
  */
 export async function downloadInvoice(ctx: Ctx, id: string, format?: DownloadFormat): Promise<BinaryResponse> {
   const invoice = await getInvoice(ctx, id);
-  const entity = await orNull(findEntityItem(ctx, invoice.seller.id));
+  const { entity, customer, branding, language } = await readersOf(ctx, invoice);
   const chosen = format ?? defaultFormat(invoice, entity);
   const name = invoice.number ?? invoice.id;
-  const customer: CustomerItem | null = await orNull(findCustomerItem(ctx, invoice.customer_id));
-  const branding = { brandColor: entity?.brand_color ?? null, logoUrl: entity?.logo_url ?? null, timezone: entity?.timezone };
-  // The PDF speaks the customer's language, else the entity's (as the hosted pages do).
-  const language = languageFor(customer?.language, entity?.language);
   if (chosen === 'pdf') {
     // Loaded on first use: pdfkit's start-up (font metrics, line-breaking tables) would otherwise double the cold
     // start of the function, and errors (a 404) never need it.

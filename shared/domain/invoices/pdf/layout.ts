@@ -16,6 +16,8 @@ export interface TextStyle {
   align?: 'left' | 'right' | 'center';
   /** Defaults to the rest of the line. */
   width?: number;
+  /** Kept on one line (a figure): printed smaller rather than wrapped when the box is too narrow. */
+  nowrap?: boolean;
 }
 
 export const left = (doc: PdfDocument): number => doc.page.margins.left;
@@ -44,7 +46,7 @@ export const widestWord = (doc: PdfDocument, value: string, style: TextStyle = {
 function fittedSize(doc: PdfDocument, value: string, x: number, style: TextStyle): number {
   const size = style.size ?? 9;
   const width = options(doc, x, style).width!;
-  const widest = widestWord(doc, value, style);
+  const widest = style.nowrap ? widthOf(doc, value, style) : widestWord(doc, value, style);
   return widest <= width ? size : Math.floor((size * width * 10) / widest) / 10;
 }
 

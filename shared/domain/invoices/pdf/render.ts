@@ -2,15 +2,12 @@ import type { Language } from '../../../i18n/catalog';
 import type { CustomerItem } from '../../customers/customer';
 import type { EntityItem } from '../../invoicing-entities/invoicing-entity';
 import type { Invoice } from '../invoice';
-import { palette, type Branding } from './branding';
-import { attachFacturX, facturXOptions } from './facturx';
-import { embeddedFonts } from './fonts';
-import { parties, titleBand } from './header';
-import { beyondWinAnsi, documentNumber, documentTitle, wordsFor } from './labels';
-import { FOOTER_SPACE, MARGIN, room, runningFooters } from './layout';
-import { createDocument, toBuffer } from './pdfkit';
-import { rowHeight, tableColumns, tableHeading, tableRow } from './table';
-import { notes, totals } from './totals';
+import type { Branding } from './branding';
+import { invoiceHeading, invoiceParties } from './header';
+import { documentNumber, documentTitle, wordsFor } from './labels';
+import { renderSheet } from './sheet';
+import { invoiceTable } from './table';
+import { invoiceNotes, invoiceTotals } from './totals';
 
 export type { Branding } from './branding';
 
@@ -26,36 +23,21 @@ export interface RenderOptions {
 }
 
 /**
- * The invoice, credit note or document as an A4 PDF: title and number on the brand colour, seller and customer,
- * dates, the lines (the table's heading repeated on every page it runs onto), discounts, tax by rate, totals,
- * paid and due, the legal mentions and notes, and the invoice's footer with page numbers on every page. Nothing is
- * fetched; the built-in fonts print WinAnsi, and a Factur-X, or a document with letters beyond it (Polish…), embeds
- * Roboto (./fonts.ts). The same invoice gives the same bytes.
+ * The invoice, credit note or document as an A4 PDF (sheet.ts): title and number on the brand colour (PAID with
+ * its day and way when paid), the logo, seller and customer, dates, the lines, discounts, tax by rate, totals, what
+ * settled them and the amount due, the legal mentions and notes, and the invoice's footer with page numbers on
+ * every page. The same invoice gives the same bytes.
  */
 export async function renderInvoicePdf(invoice: Invoice, branding: Branding, options: RenderOptions = {}): Promise<Buffer> {
-  const colors = palette(branding.brandColor);
-  const created = new Date(invoice.updated_at ?? invoice.created_at);
   const words = wordsFor(options.language, branding.timezone);
-  const title = `${documentTitle(invoice, words.t)} ${documentNumber(invoice, words.t)}`;
-  const doc = createDocument({
-    size: 'A4',
-    margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: FOOTER_SPACE },
-    bufferPages: true,
-    lang: words.language,
-    info: { Title: title, Author: invoice.seller.name, CreationDate: created },
-    ...(options.facturx && facturXOptions()),
-  }, options.facturx || words.beyondWinAnsi || beyondWinAnsi(JSON.stringify(invoice)) ? embeddedFonts() : undefined);
   const entity = options.entity ?? null;
-  let y = parties(doc, invoice, titleBand(doc, invoice, colors, words) + 24, words, entity) + 20;
-  const cells = tableColumns(doc, invoice, words);
-  const heading = (top: number) => tableHeading(doc, top, cells, colors, words);
-  y = heading(y);
-  for (const line of invoice.line_items) {
-    y = room(doc, y, rowHeight(doc, cells, line, invoice.currency, words), heading);
-    y = tableRow(doc, y, cells, line, invoice.currency, words);
-  }
-  notes(doc, invoice, totals(doc, invoice, y, colors, words), words, entity, options.customer ?? null);
-  runningFooters(doc, invoice.footer, words);
-  if (options.facturx) attachFacturX(doc, options.facturx.xml, { title, author: invoice.seller.name, created });
-  return toBuffer(doc);
+  return renderSheet({
+    heading: invoiceHeading(invoice, words),
+    parties: invoiceParties(invoice, words, entity),
+    table: invoiceTable(invoice, words),
+    totals: invoiceTotals(invoice, words),
+    notes: invoiceNotes(invoice, words, entity, options.customer ?? null),
+    footer: invoice.footer,
+    info: { title: `${documentTitle(invoice, words.t)} ${documentNumber(invoice, words.t)}`, author: invoice.seller.name, created: new Date(invoice.updated_at ?? invoice.created_at) },
+  }, { brandColor: branding.brandColor, logo: branding.logo, words, facturx: options.facturx });
 }

@@ -63,13 +63,24 @@ function settlementRows(invoice: Invoice, words: Words): Row[] {
 const ROW_HEIGHT = 16;
 const INSET = 6;
 
+/** A totals row as printed: its label, its amount formatted for the reader, and whether it is the total or the due. */
+export interface PrintedRow {
+  label: string;
+  printed: string;
+  strong?: 'total' | 'due';
+}
+
+/** An invoice's totals rows, formatted (discounts printed negative). */
+export const invoiceTotals = (invoice: Invoice, words: Words): PrintedRow[] =>
+  totalRows(invoice, words).map((row) => ({ label: row.label, strong: row.strong, printed: words.f.money(row.minus ? -row.amount : row.amount, invoice.currency) }));
+
 /**
  * The totals block on the right, from `y`; returns the y below it. Its amount column is as wide as its widest
  * amount, the block as wide as its longest label needs (half the width at least, three quarters at most); a label
  * longer still wraps between its words, and its row grows with it.
  */
-export function totals(doc: PdfDocument, invoice: Invoice, y: number, colors: Palette, words: Words): number {
-  const rows = totalRows(invoice, words).map((row) => ({ ...row, printed: words.f.money(row.minus ? -row.amount : row.amount, invoice.currency) }));
+export function totals(doc: PdfDocument, rows: PrintedRow[], y: number, colors: Palette): number {
+  if (rows.length === 0) return y;
   const bold: TextStyle = { bold: true };
   const amountWidth = Math.max(...rows.map((row) => widthOf(doc, row.printed, bold)));
   const labelNeeds = Math.max(...rows.map((row) => widthOf(doc, row.label, bold)));
@@ -90,9 +101,12 @@ export function totals(doc: PdfDocument, invoice: Invoice, y: number, colors: Pa
   return at;
 }
 
-/** The legal mentions (labels.ts `legalMentions`), the custom note and the additional information, each kept on one page. */
-export function notes(doc: PdfDocument, invoice: Invoice, y: number, words: Words, entity: EntityItem | null = null, customer: CustomerItem | null = null): number {
-  const paragraphs = legalMentions(invoice, entity, customer, words.t).map((m) => m.text);
+/** The invoice's notes: the legal mentions (labels.ts `legalMentions`), the custom note and the additional information. */
+export const invoiceNotes = (invoice: Invoice, words: Words, entity: EntityItem | null = null, customer: CustomerItem | null = null): string[] =>
+  legalMentions(invoice, entity, customer, words.t).map((m) => m.text);
+
+/** Paragraphs in muted text below the totals, each kept on one page. */
+export function notes(doc: PdfDocument, paragraphs: string[], y: number): number {
   let at = y + 16;
   for (const paragraph of paragraphs) {
     at = room(doc, at, measure(doc, paragraph, left(doc)));
