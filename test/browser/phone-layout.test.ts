@@ -8,8 +8,8 @@ import { pricedProduct, subscribe } from '../support/subscriptions';
 
 /**
  * Every hosted page on a phone (390×844) and a laptop (1280×800): nothing wider than the screen (no horizontal
- * scrolling), no accessibility violation, no CSP violation. With `DOCS_IMAGES=1` it also writes the portal's
- * screenshots of docs/hosted-pages.md (docs/images/portal-390.png, portal-1280.png).
+ * scrolling), no accessibility violation, no CSP violation. With `DOCS_IMAGES=1` it also writes the pages'
+ * screenshots of docs/hosted-pages.md (docs/images/{invoice-page,quote-page,portal}-{390,1280}.png).
  */
 let api: TestApi;
 let client: Client;
@@ -72,6 +72,7 @@ describe('the hosted pages on a phone and a laptop', () => {
         expect((await page.goto(url))!.status()).toBe(status);
         await readableAt(page, size.width);
         await screenshot(page, `${name}-${size.width}`);
+        if (docsImages && name !== 'portal' && name !== 'message') await page.screenshot({ path: join(docsImages, `${name}-page-${size.width}.png`), fullPage: true });
       }
       // The portal's preview step, with its proration table.
       await page.goto(portal.url);
