@@ -77,9 +77,9 @@ describe('the portal actions', () => {
     // The same through the API, on a twin: the same events.
     const twin = await subscribe(client, { customer_id: customer.id, starts_at: new Date(Date.now() - 60_000).toISOString(), products: [{ ...pro, quantity: 2 }] });
     expect((await client.post(`/v1/subscriptions/${twin.id}/cancel`, {})).status).toBe(200);
-    expect((await client.post(`/v1/subscriptions/${twin.id}/reactivate`)).status).toBe(200);
+    expect((await client.post(`/v1/subscriptions/${twin.id}/uncancel`)).status).toBe(200);
     const told = await eventsOf(subscription.id);
-    expect(told).toEqual(['subscription.activated', 'subscription.created', 'subscription.updated', 'subscription.updated']);
+    expect(told).toEqual(['subscription.activated', 'subscription.cancellation_scheduled', 'subscription.created', 'subscription.updated', 'subscription.updated']);
     expect(await eventsOf(twin.id)).toEqual(told);
     expect(csp).toEqual([]);
   });
