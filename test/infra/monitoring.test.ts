@@ -50,9 +50,17 @@ beforeAll(() => {
   }));
   withContext = synth(undefined, { alarmEmail: 'ops@example.com', workerConcurrency: '{"dueWork": 4}' });
   for (const [id, fn] of Object.entries(resources(template, 'AWS::Lambda::Function'))) {
-    const tag = (fn.Properties.Tags as { Key: string; Value: string }[]).find((t) => t.Key === routeTagKey || t.Key === workerTagKey)!;
-    functionNames.set(id, tag.Value);
+    const tag = (fn.Properties.Tags as { Key: string; Value: string }[] | undefined)?.find((t) => t.Key === routeTagKey || t.Key === workerTagKey);
+    if (tag) functionNames.set(id, tag.Value);
+    else untagged.push(id);
   }
+});
+
+/** Functions that are neither a route nor a worker: CDK's own, which run at deploy time only. */
+const untagged: string[] = [];
+test('the only functions that are neither a route nor a worker are CDK\'s deploy-time handler of the dashboard\'s files', () => {
+  expect(untagged).toHaveLength(1);
+  expect(untagged[0]).toMatch(/^CustomCDKBucketDeployment/);
 });
 
 const alarms = () => Object.entries(resources(template, 'AWS::CloudWatch::Alarm'));
