@@ -167,6 +167,10 @@ const SWEEPS: Record<string, Sweep> = {
     request: (w) => ({ method: 'POST', path: `/v1/plans/${w.salesPlan}/migrations`, body: { to_version_id: w.planVersion2, from_version_id: w.planVersion, subscription_ids: [w.subscription] } }),
     members: { 'body.to_version_id': 'planVersion2', 'body.from_version_id': 'planVersion', 'body.subscription_ids[]': 'subscription' },
   },
+  createAlert: {
+    request: (w) => ({ method: 'POST', path: '/v1/alerts', body: { name: 'Swept', type: 'usage', aggregator_id: w.aggregator, customer_id: w.customer, thresholds: [10] } }),
+    members: { 'body.aggregator_id': 'aggregator', 'body.customer_id': 'customer' },
+  },
   createFeature: {
     request: (w) => ({ method: 'POST', path: '/v1/features', body: { code: code().toLowerCase(), name: 'Calls', type: 'metered', aggregator_id: w.aggregator } }),
     members: { 'body.aggregator_id': 'aggregator' },
@@ -290,6 +294,7 @@ const NOT_WORKSPACE_IDS: Record<string, string> = {
   'updateQuote body.attachments[].id': "a file's description: the service stores no file, the id is the caller's (or minted)",
   'signQuote body.signed_file.id': "a file's description: the service stores no file",
   'createCreditNote body.line_items[].line_item_id': 'a line of the invoice in the path, looked up among its lines (422 line_item_not_found)',
+  'setSubscriptionBillingTerms body.min_committed_counts[].product_id': 'a metered product of the subscription in the path, looked up among its products (422 product_not_metered)',
   'createCustomerCreditsUsage body.event_id': "the caller's idempotency id of the usage",
   'ingestEvent body.record.id': "the caller's own id of the event (idempotency)",
   'registerOAuthClient body.software_id': "the client software's own id (RFC 7591)",
