@@ -21,7 +21,7 @@ export const walletCreateBody = object({ customer_id: id, ...settings }, ['custo
 export const walletUpdateBody = object({ state: { type: 'string', enum: ['active', 'paused'] }, ...settings });
 /** Ours: `type` + `amount`; Hyperline's: `amount` (paid) and/or `amount_free` (docs/hyperline.md). At least one amount. */
 export const walletLoadBody = {
-  ...object({ type: { type: 'string', enum: ['free', 'paid'] }, amount: { type: 'integer', minimum: 0, maximum: 1e15 }, ...hyperlineLoadMembers, comment: nullable(text(500)) }),
+  ...object({ type: { type: 'string', enum: ['free', 'paid'] }, amount: { type: 'integer', minimum: 1, maximum: 1e15 }, ...hyperlineLoadMembers, comment: nullable(text(500)) }),
   minProperties: 1,
 };
 

@@ -81,9 +81,11 @@ describe('wallets', () => {
       ['credit_free', 250, 1750], ['credit_free', 1500, 1500],
     ]);
     expect(list.data[0]).toMatchObject({ id: expect.stringMatching(/^walt_/), wallet_id: w.id, currency: 'EUR', source: 'load' });
-    for (const bad of [{ type: 'free', amount: 0 }, { type: 'gift', amount: 5 }, { type: 'free', amount: 1.5 }, { type: 'free' }]) {
+    for (const bad of [{ type: 'free', amount: 0 }, { type: 'gift', amount: 5 }, { type: 'free', amount: 1.5 }]) {
       expect((await client.post(`/v1/wallets/${w.id}/load`, bad)).status).toBe(400);
     }
+    // Well-formed, but without an amount to load (either form may leave `amount` out: Hyperline's gives `amount_free`).
+    expect(await client.post(`/v1/wallets/${w.id}/load`, { type: 'free' })).toMatchObject({ status: 422, body: { code: 'amount_required' } });
   });
 
   it('reverts a transaction once', async () => {
