@@ -51,6 +51,8 @@ const attributes: Record<string, Record<string, string>> = {
   'AWS::SNS::Topic': { TopicArn: refs['AWS::SNS::Topic']!, TopicName: name(256) },
   'AWS::SecretsManager::Secret': { Id: refs['AWS::SecretsManager::Secret']! },
   'AWS::S3::Bucket': { Arn: `arn:${partition}:s3:::${name(63)}` },
+  /** `d` and 13 letters or digits under cloudfront.net (a distribution's default domain). */
+  'AWS::CloudFront::Distribution': { DomainName: `d${name(13)}.cloudfront.net` },
 };
 
 const typeOf = (resources: Json, id: string): string => {
