@@ -49,7 +49,7 @@ describe('billing thresholds', () => {
     const { client, clockId, customer, metered } = await meteredSetup();
     const sub = await subscribe(client, { customer_id: customer.id, starts_at: T0, products: [{ ...metered, quantity: 1 }] });
     const set = await client.patch(`/v2/subscriptions/${sub.id}/billing-terms`, { billing_thresholds: { amount_gte: 1_000 } });
-    expect(set.body).toEqual({ object: 'subscription_billing_terms', subscription_id: sub.id, billing_thresholds: { amount_gte: 1_000, usage_gte: null }, minimum_invoice_fee: null, min_committed_counts: [] });
+    expect(set.body).toEqual({ object: 'subscription_billing_terms', subscription_id: sub.id, billing_thresholds: { amount_gte: 1_000, usage_gte: null }, minimum_invoice_fee: null, min_committed_counts: [], prepaid_commit: null, commit_balance: null });
     const day = plus(T0, 24 * HOUR);
     await advance(client, clockId, day);
 

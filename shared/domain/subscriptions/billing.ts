@@ -148,7 +148,7 @@ export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string, usage: U
   const issues = lines.some((l) => l.gross > 0);
   const base = {
     ...withoutSchedule(s), products, scheduled_products: null, ...planVersionAfter(s), billing_index: j + 1, first_invoice_issued: s.first_invoice_issued || issues,
-    advance_billed: !ending && !silent, commit_balance: commit ? openBalance(commit, current) : null, pending_proration: left.length > 0 ? { lines: [], credits: left } : silent ? (s.pending_proration ?? null) : null,
+    advance_billed: !ending && !silent, ...openBalance(s, commit, current), pending_proration: left.length > 0 ? { lines: [], credits: left } : silent ? (s.pending_proration ?? null) : null,
     updated_at: now, _version: s._version + 1,
   };
   const next: SubscriptionItem = ending

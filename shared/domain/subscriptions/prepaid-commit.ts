@@ -28,8 +28,14 @@ export interface CommitBalance extends Period {
 export const commitLine = (commit: PrepaidCommit, period: Period): PricedLine =>
   termLine('Prepaid commit', `${commit.amount} prepaid for the period's usage, drawn down before any overage`, commit.amount, period);
 
-/** The balance a period starts with when its commit is invoiced. */
-export const openBalance = (commit: PrepaidCommit, period: Period): CommitBalance => ({ ...period, amount: commit.amount, drawn: 0 });
+/**
+ * The balance at a billing date: the new period's when its commit is invoiced (`commit`), none otherwise; what was
+ * left of the period that ended expires. Subscriptions that never had a commit are left without the member.
+ */
+export function openBalance(s: SubscriptionItem, commit: PrepaidCommit | null, period: Period): { commit_balance?: CommitBalance | null } {
+  if (!commit) return s.commit_balance ? { commit_balance: null } : {};
+  return { commit_balance: { ...period, amount: commit.amount, drawn: 0 } };
+}
 
 /** What is left to draw of the commit of the period starting at `startsAt` (0 when no commit was invoiced for it). */
 export function remainingOf(s: SubscriptionItem, startsAt: string): number {
