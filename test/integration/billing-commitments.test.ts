@@ -146,6 +146,13 @@ describe('prepaid commits', () => {
     expect(invoices.slice(3).map(lines)).toEqual([[['Tokens (overage)', 300]], [['Prepaid commit', 1_000], ['Tokens', 200]]]);
     // Each period: the commit + max(0, usage − commit); the commit once per period (4 periods invoiced in advance).
     expect(invoices.map((i) => i.amount_excluding_tax)).toEqual([1_000, 1_000, 1_500, 300, 1_200]);
+
+    // Period 3 cancelled now: its final invoice draws from the period's commit too.
+    await advance(client, clockId, plus(t3, 24 * HOUR));
+    await ingest(client, customer.id, plus(t3, 2 * HOUR), 125); // 1,250: 250 over, under the threshold
+    expect((await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' })).status).toBe(200);
+    invoices = await invoicesOf(client, customer.id);
+    expect(invoices.slice(5).map(lines)).toEqual([[['Tokens (overage)', 250]]]);
     await client.delete(`/v1/test-clocks/${clockId}`);
   }, 180_000);
 });
