@@ -16,6 +16,13 @@ export const billingTermsBody = object({
     type: 'array', maxItems: 100, description: 'Metered products\' committed usage per period, by catalog product id (count null: none).',
     items: object({ product_id: id, count: nullable({ type: 'number', exclusiveMinimum: 0, maximum: 1e15, 'x-min-magnitude': MIN_MAGNITUDE }) }, ['product_id', 'count']),
   },
+  prepaid_commit: {
+    ...nullable(object({
+      amount: { ...amount, description: 'Invoiced in advance at each period start, drawn down by the period\'s metered usage (minor units).' },
+      rollover: { type: 'boolean', description: 'Only false: the unused commit expires at the period\'s end (true is refused, 422 rollover_not_supported).' },
+    }, ['amount'])),
+    description: 'Null: usage is invoiced without a commit. Takes effect at the next billing date; not with minimum_invoice_fee.',
+  },
 });
 
 export const billingTermsResource: Schema = resource({
@@ -26,4 +33,9 @@ export const billingTermsResource: Schema = resource({
   },
   minimum_invoice_fee: out.nullableAmount,
   min_committed_counts: arrayOf(resource({ product_id: out.string, count: out.number })),
+  prepaid_commit: { anyOf: [resource({ amount: out.amount, rollover: { type: 'boolean', enum: [false] } }), { type: 'null' }] },
+  commit_balance: {
+    description: 'The running period\'s commit and what its usage drew so far (null: none invoiced for it).',
+    anyOf: [resource({ starts_at: out.dateTime, ends_at: out.dateTime, amount: out.amount, drawn: out.amount }), { type: 'null' }],
+  },
 });

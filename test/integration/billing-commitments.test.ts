@@ -49,7 +49,7 @@ describe('billing thresholds', () => {
     const { client, clockId, customer, metered } = await meteredSetup();
     const sub = await subscribe(client, { customer_id: customer.id, starts_at: T0, products: [{ ...metered, quantity: 1 }] });
     const set = await client.patch(`/v2/subscriptions/${sub.id}/billing-terms`, { billing_thresholds: { amount_gte: 1_000 } });
-    expect(set.body).toEqual({ object: 'subscription_billing_terms', subscription_id: sub.id, billing_thresholds: { amount_gte: 1_000, usage_gte: null }, minimum_invoice_fee: null, min_committed_counts: [] });
+    expect(set.body).toEqual({ object: 'subscription_billing_terms', subscription_id: sub.id, billing_thresholds: { amount_gte: 1_000, usage_gte: null }, minimum_invoice_fee: null, min_committed_counts: [], prepaid_commit: null, commit_balance: null });
     const day = plus(T0, 24 * HOUR);
     await advance(client, clockId, day);
 
@@ -103,6 +103,56 @@ describe('commitments', () => {
     // No usage: the committed 1,000 and the minimum's rest.
     expect(fourth!.line_items.map((l) => [l.name, l.amount_excluding_tax])).toEqual([['Platform', 500], ['Tokens (minimum commitment)', 1_000], ['Minimum commitment', 1_500]]);
     expect(invoices.slice(3).every((i) => i.amount_excluding_tax === 3_000)).toBe(true);
+    await client.delete(`/v1/test-clocks/${clockId}`);
+  }, 180_000);
+});
+
+describe('prepaid commits', () => {
+  it('invoice the commit once per period in advance, draw usage from it, bill the overage after; a threshold invoice draws first', async () => {
+    const { client, clockId, customer, metered } = await meteredSetup();
+    const sub = await subscribe(client, { customer_id: customer.id, starts_at: T0, products: [{ ...metered, quantity: 1 }] });
+    const terms = `/v2/subscriptions/${sub.id}/billing-terms`;
+    const refused = [await client.patch(terms, { prepaid_commit: { amount: 1_000, rollover: true } }), await client.patch(terms, { prepaid_commit: { amount: 1_000 }, minimum_invoice_fee: 500 })];
+    expect(refused.map((r) => [r.status, r.body.code])).toEqual([[422, 'rollover_not_supported'], [422, 'commit_with_minimum_fee']]);
+    expect((await client.get(terms)).body).toMatchObject({ prepaid_commit: null, minimum_invoice_fee: null });
+    const set = await client.patch(terms, { prepaid_commit: { amount: 1_000 } }); // 100 tokens a period
+    expect(set.body).toMatchObject({ prepaid_commit: { amount: 1_000, rollover: false }, commit_balance: null });
+    const lines = (i: Invoice) => i.line_items.map((l) => [l.name, l.amount_excluding_tax]);
+    const [t1, t2, t3] = [1, 2, 3].map((n) => monthsAfter(T0, n)) as [string, string, string];
+
+    await advance(client, clockId, plus(T0, HOUR));
+    await ingest(client, customer.id, plus(T0, 30 * 60_000), 60); // period 0: 600, under the commit
+    await advance(client, clockId, plus(t1, HOUR));
+    await ingest(client, customer.id, plus(t1, 30 * 60_000), 150); // period 1: 1,500, over by 500
+    await advance(client, clockId, plus(t2, HOUR));
+    let invoices = await invoicesOf(client, customer.id);
+    expect(invoices.map(lines)).toEqual([
+      [['Prepaid commit', 1_000]],
+      [['Prepaid commit', 1_000]], // period 0's 600 drawn from its commit: no usage line
+      [['Prepaid commit', 1_000], ['Tokens (overage)', 500]],
+    ]);
+
+    // Period 2, with a threshold: usage the commit covers invoices nothing; past it, the threshold bills the overage.
+    await client.patch(terms, { billing_thresholds: { amount_gte: 300 } });
+    await advance(client, clockId, plus(t2, 24 * HOUR));
+    await ingest(client, customer.id, plus(t2, 2 * HOUR), 80); // 800: covered
+    expect(await invoicesOf(client, customer.id)).toHaveLength(3);
+    await ingest(client, customer.id, plus(t2, 3 * HOUR), 50); // 1,300: 300 over the commit, the threshold reached
+    expect(await billThresholdCrossing(await workspaceCtx(client.workspace, 'test'), sub.id)).toBe(false); // a retry draws nothing more
+    await ingest(client, customer.id, plus(t2, 4 * HOUR), 20); // 200 more: under the threshold
+    expect((await client.get(terms)).body.commit_balance).toEqual({ starts_at: t2, ends_at: t3, amount: 1_000, drawn: 1_000 });
+    await advance(client, clockId, plus(t3, HOUR));
+    invoices = await invoicesOf(client, customer.id);
+    expect(invoices.slice(3).map(lines)).toEqual([[['Tokens (overage)', 300]], [['Prepaid commit', 1_000], ['Tokens', 200]]]);
+    // Each period: the commit + max(0, usage − commit); the commit once per period (4 periods invoiced in advance).
+    expect(invoices.map((i) => i.amount_excluding_tax)).toEqual([1_000, 1_000, 1_500, 300, 1_200]);
+
+    // Period 3 cancelled now: its final invoice draws from the period's commit too.
+    await advance(client, clockId, plus(t3, 24 * HOUR));
+    await ingest(client, customer.id, plus(t3, 2 * HOUR), 125); // 1,250: 250 over, under the threshold
+    expect((await client.post(`/v1/subscriptions/${sub.id}/cancel`, { mode: 'immediately' })).status).toBe(200);
+    invoices = await invoicesOf(client, customer.id);
+    expect(invoices.slice(5).map(lines)).toEqual([[['Tokens (overage)', 250]]]);
     await client.delete(`/v1/test-clocks/${clockId}`);
   }, 180_000);
 });

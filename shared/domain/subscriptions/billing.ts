@@ -16,6 +16,7 @@ import {
   type InvoicedUsage, type MeteredUsage, type UsageReadings,
 } from './metered';
 import { committedCountLine, minimumFeeLine } from './commitments';
+import { commitLine, drawDown, openBalance, remainingOf } from './prepaid-commit';
 import { recordOf, uninvoiced, uninvoicedLine } from './thresholds';
 import { summaryAlso, summaryUpdate, withoutSchedule } from './write';
 
@@ -54,8 +55,9 @@ const planVersionAfter = (s: SubscriptionItem) =>
  * that just ended (left out at 0 units), a late-usage line for each earlier invoiced period whose usage is now priced
  * above what it was invoiced for (the difference; a decrease bills nothing), and the product with its records moved
  * on: the new period's added, each raised to what was billed now, the ones closed to late usage by `now` dropped.
+ * The ended period's usage is drawn from what is `left` of its prepaid commit first (prepaid-commit.ts).
  */
-function meteredStep(p: StoredSubscriptionProduct, previous: Period | null, usage: UsageReadings, now: string, earlier = { amount: 0 }) {
+function meteredStep(p: StoredSubscriptionProduct, previous: Period | null, usage: UsageReadings, now: string, earlier = { amount: 0 }, commit = { left: 0 }) {
   const reading = (period: Period): MeteredUsage => {
     const found = usage.get(readingKey(p.id, period));
     if (!found) throw new Error(`No usage read for subscription product '${p.id}' over ${period.starts_at} – ${period.ends_at}`);
@@ -87,7 +89,9 @@ function meteredStep(p: StoredSubscriptionProduct, previous: Period | null, usag
     const ended = reading(previous);
     const rest = uninvoicedLine(p, previous, ended, 'period');
     const trueUp = committedCountLine(p, previous, ended);
-    lines.unshift(...(rest ? [rest] : []), ...(trueUp ? [trueUp] : []));
+    const overage = drawDown(rest ? [rest] : [], commit.left);
+    commit.left -= overage.drawn;
+    lines.unshift(...overage.lines, ...(trueUp ? [trueUp] : []));
     const before = recordOf(p, previous);
     // What threshold invoices billed of the period: the minimum fee counts it with this invoice.
     if (before) earlier.amount += before.amount;
@@ -100,7 +104,8 @@ function meteredStep(p: StoredSubscriptionProduct, previous: Period | null, usag
 /**
  * The billing date `j = billing_index` (the start of period j), as a pure function of the subscription and of the
  * usage read for it (`usage`: see metered.ts, `usageReads`):
- * - in-advance recurring products (flat_fee, seat, credit) for period j, unless the subscription ends at this date;
+ * - in-advance recurring products (flat_fee, seat, credit) for period j, unless the subscription ends at this date,
+ *   and the prepaid commit of period j (its balance opened; what was left of period j − 1's expires);
  * - one-off products not billed yet, unless it ends at this date (so: on the first invoice);
  * - in-arrears products (dynamic) for period j − 1, when j ≥ 1: a metered one at its usage of that period, priced by
  *   its prices, then its late usage of earlier invoiced periods (meteredStep); the others at their quantity;
@@ -122,10 +127,12 @@ export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string, usage: U
   const upcoming = s.scheduled_products ?? s.products;
   const billable = s.products.filter((p) => p.quantity > 0 && !isMetered(p));
   const startsNow = ending || silent ? [] : upcoming.filter((p) => p.quantity > 0 && !isMetered(p));
-  const advance = startsNow.filter((p) => p.fee_timing === 'in_advance' && p.billing_interval.period !== 'once').map((p) => line(p, current));
+  const commit = ending || silent ? null : (s.prepaid_commit ?? null);
+  const advance = [...startsNow.filter((p) => p.fee_timing === 'in_advance' && p.billing_interval.period !== 'once').map((p) => line(p, current)), ...(commit ? [commitLine(commit, current)] : [])];
   const once = startsNow.filter((p) => p.billing_interval.period === 'once' && !p.billed);
   const thresholdBilled = { amount: 0 };
-  const metered = silent ? new Map() : new Map(s.products.filter(isMetered).map((p) => [p.id, meteredStep(p, previous, usage, now, thresholdBilled)]));
+  const commitLeft = { left: previous ? remainingOf(s, previous.starts_at) : 0 };
+  const metered = silent ? new Map() : new Map(s.products.filter(isMetered).map((p) => [p.id, meteredStep(p, previous, usage, now, thresholdBilled, commitLeft)]));
   const arrears = previous && !silent ? billable.filter((p) => p.fee_timing === 'in_arrears').map((p) => line(p, previous)) : [];
   const usageLines = [...metered.values()].flatMap((m) => m.lines);
   const held = silent ? null : (s.pending_proration ?? null);
@@ -141,7 +148,7 @@ export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string, usage: U
   const issues = lines.some((l) => l.gross > 0);
   const base = {
     ...withoutSchedule(s), products, scheduled_products: null, ...planVersionAfter(s), billing_index: j + 1, first_invoice_issued: s.first_invoice_issued || issues,
-    advance_billed: !ending && !silent, pending_proration: left.length > 0 ? { lines: [], credits: left } : silent ? (s.pending_proration ?? null) : null,
+    advance_billed: !ending && !silent, ...openBalance(s, commit, current), pending_proration: left.length > 0 ? { lines: [], credits: left } : silent ? (s.pending_proration ?? null) : null,
     updated_at: now, _version: s._version + 1,
   };
   const next: SubscriptionItem = ending

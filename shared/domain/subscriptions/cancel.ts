@@ -3,6 +3,7 @@ import { Conflict } from '../../errors';
 import { cancelledNow } from './billing';
 import type { Period } from './lines';
 import { isMetered, readingKey, readMeteredUsage } from './metered';
+import { drawDown, remainingOf } from './prepaid-commit';
 import { finalProration, NO_PRORATION, type Proration } from './proration';
 import { retryChange, settle, upToDate } from './settle';
 import { uninvoicedLine } from './thresholds';
@@ -33,12 +34,13 @@ async function finalCharges(ctx: Ctx, s: SubscriptionItem, now: string, prorate:
   const period: Period = { starts_at: window.starts_at, ends_at: now };
   const metered = s.products.filter(isMetered);
   const usage = await readMeteredUsage(ctx, s.customer_id, metered.map((product) => ({ product, period })));
-  // Less what threshold invoices billed of the period already (its record starts with the period).
+  // Less what threshold invoices billed of the period already (its record starts with the period), drawn from what
+  // is left of the period's prepaid commit first (the subscription ends with this invoice: nothing draws after it).
   const usageLines = metered.flatMap((p) => {
     const read = usage.get(readingKey(p.id, period))!;
     return uninvoicedLine(p, period, read, 'period') ?? [];
   });
-  return { lines: [...usageLines, ...result.lines], credits: result.credits };
+  return { lines: [...drawDown(usageLines, remainingOf(s, period.starts_at)).lines, ...result.lines], credits: result.credits };
 }
 
 /**

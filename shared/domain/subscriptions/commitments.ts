@@ -4,6 +4,7 @@
  *   price less the usage's price, as a true-up line beside the usage line.
  * - The subscription's `minimum_invoice_fee` (Hyperline's name): a billing date whose invoice, with the threshold
  *   invoices of the period it closes, totals less is billed the difference as a true-up line.
+ * - The subscription's `prepaid_commit`: paid in advance, drawn down by usage (prepaid-commit.ts).
  */
 import { newId } from '../../ids';
 import type { PricedLine } from '../invoices/amounts';
@@ -27,9 +28,13 @@ export function committedCountLine(p: StoredSubscriptionProduct, period: Period,
 /** The true-up line of `minimum_invoice_fee` when `billed` (this invoice and the period's threshold invoices) is short of it. */
 export function minimumFeeLine(minimum: number | null | undefined, billed: number, period: Period): PricedLine | undefined {
   if (!minimum || billed >= minimum) return undefined;
-  const amount = minimum - billed;
+  return termLine('Minimum commitment', `Minimum of ${minimum} per period, ${billed} invoiced`, minimum - billed, period);
+}
+
+/** A line of the subscription's billing terms (no product): a true-up, a prepaid commit (prepaid-commit.ts). */
+export function termLine(name: string, description: string, amount: number, period: Period): PricedLine {
   return {
-    id: newId('ili'), name: 'Minimum commitment', description: `Minimum of ${minimum} per period, ${billed} invoiced`, entry_type: 'custom',
+    id: newId('ili'), name, description, entry_type: 'custom',
     product_id: null, product_type: null, price_id: null, units_count: 1, unit_amount: amount, gross: amount, tax_rate_id: null,
     period_starts_at: period.starts_at, period_ends_at: period.ends_at, revenue_type: 'recurring', revenue_interval_count: null, revenue_interval_period: null,
     display_unit_amount: false, display_service_period: true, original_line_item_id: null,

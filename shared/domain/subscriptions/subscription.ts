@@ -13,6 +13,7 @@ import type { PricedLine } from '../invoices/amounts';
 import { addLocalInterval, UTC_ZONE } from './calendar';
 import type { BillingThresholds } from './thresholds';
 import type { InvoicedUsage } from './metered';
+import type { CommitBalance, PrepaidCommit } from './prepaid-commit';
 
 export const SUBSCRIPTION = 'SUB';
 
@@ -85,6 +86,10 @@ export interface SubscriptionItem extends StoredItem {
   billing_thresholds?: BillingThresholds | null;
   /** The least a period is invoiced (minor units): a shortfall is billed as a true-up line at its end (commitments.ts). */
   minimum_invoice_fee?: number | null;
+  /** Invoiced in advance each period, drawn down by its usage (prepaid-commit.ts). */
+  prepaid_commit?: PrepaidCommit | null;
+  /** The commit of the running period and what usage drew of it so far (written with the invoices that draw). */
+  commit_balance?: CommitBalance | null;
   checkout_session_id: string | null;
   billing_interval: RecurringInterval;
   products: StoredSubscriptionProduct[];

@@ -26,7 +26,8 @@ export async function billThresholdCrossing(ctx: Ctx, id: string): Promise<boole
     const usage = await readMeteredUsage(ctx, s.customer_id, s.products.filter(isMetered).map((product) => ({ product, period })));
     const step = thresholdStep(s, period, usage);
     if (!step) return false;
-    const next: SubscriptionItem = { ...s, products: step.products, updated_at: now, _version: s._version + 1 };
+    // The commit's balance drawn by this invoice is written with it, in the same conditioned write.
+    const next: SubscriptionItem = { ...s, products: step.products, ...(step.commit_balance && { commit_balance: step.commit_balance }), updated_at: now, _version: s._version + 1 };
     try {
       await createInvoice(
         ctx,

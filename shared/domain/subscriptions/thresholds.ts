@@ -7,6 +7,7 @@
  */
 import type { PricedLine } from '../invoices/amounts';
 import { line, type Period } from './lines';
+import { balanceAfter, drawDown, remainingOf, type CommitBalance } from './prepaid-commit';
 import { isMetered, meteredAmount, meteredUnits, readingKey, usageDescription, type InvoicedUsage, type MeteredUsage, type UsageReadings } from './metered';
 import type { StoredSubscriptionProduct, SubscriptionItem } from './subscription';
 
@@ -52,23 +53,27 @@ export function runningPeriod(s: SubscriptionItem, now: string, periodStartOf: (
 
 /**
  * Whether the usage read for the running period crosses a threshold, and if so the threshold invoice's lines and the
- * products with their records raised to what it bills. Undefined when no threshold is reached.
+ * products with their records raised to what it bills. Undefined when no threshold is reached. With a prepaid commit
+ * (prepaid-commit.ts) the usage is drawn from its balance first: `amount_gte` counts only what the balance does not
+ * cover, and a crossing whose usage the balance covers whole invoices nothing (nothing is written either).
  */
-export function thresholdStep(s: SubscriptionItem, period: Period, usage: UsageReadings): { lines: PricedLine[]; products: StoredSubscriptionProduct[] } | undefined {
+export function thresholdStep(s: SubscriptionItem, period: Period, usage: UsageReadings): { lines: PricedLine[]; products: StoredSubscriptionProduct[]; commit_balance?: CommitBalance } | undefined {
   const thresholds = s.billing_thresholds;
   if (!thresholds) return undefined;
   const metered = s.products.filter(isMetered);
   const due = metered.map((p) => ({ p, read: usage.get(readingKey(p.id, period)) })).filter((d): d is { p: StoredSubscriptionProduct; read: MeteredUsage } => !!d.read);
   const owed = due.map(({ p, read }) => uninvoiced(p, period, read));
-  const amount = owed.reduce((sum, o) => sum + o.amount, 0);
+  const covered = remainingOf(s, period.starts_at);
+  const amount = Math.max(0, owed.reduce((sum, o) => sum + o.amount, 0) - covered);
   const units = owed.reduce((sum, o) => sum + o.units, 0);
   const crossed = (thresholds.amount_gte !== null && amount > 0 && amount >= thresholds.amount_gte) || (thresholds.usage_gte !== null && units > 0 && units >= thresholds.usage_gte);
   if (!crossed) return undefined;
-  const lines = due.flatMap(({ p, read }) => uninvoicedLine(p, period, read, 'threshold') ?? []);
+  const { lines, drawn } = drawDown(due.flatMap(({ p, read }) => uninvoicedLine(p, period, read, 'threshold') ?? []), covered);
+  if (drawn > 0 && !lines.some((l) => l.gross > 0)) return undefined;
   const records = new Map(due.map(({ p }, i) => [p.id, owed[i]!.record]));
   const products = s.products.map((p) => {
     const record = records.get(p.id);
     return record ? { ...p, invoiced_usage: [...(p.invoiced_usage ?? []).filter((r) => r.starts_at !== period.starts_at), record] } : p;
   });
-  return { lines, products };
+  return { lines, products, ...balanceAfter(s, period.starts_at, drawn) };
 }
