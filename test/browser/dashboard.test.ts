@@ -21,7 +21,7 @@ let restoreEnv: () => void;
 beforeAll(async () => {
   restoreEnv = withEnv({ OAUTH_DEV_SIGN_IN: 'true', OAUTH_UPSTREAM_ISSUER: undefined });
   browser = await launchBrowser('test/browser/dashboard.test.ts');
-  api = await startTestApi({ dashboard: true });
+  api = await startTestApi({ dashboard: true, events: true });
   client = await api.client();
   await withEntity(client);
   if (browser) {
@@ -142,9 +142,20 @@ describe('the operators’ dashboard', () => {
     await page.getByRole('button', { name: 'Revoke Old integration' }).waitFor({ state: 'detached' });
     await accessible('developers');
 
-    // Home, and the same in French.
+    // Home: the revenue analytics once the stream has counted the subscription, the invoice and the payment.
+    await api.events.settle();
     await page.getByRole('link', { name: 'Home' }).click();
     await screenTitled('Home');
+    const card = (label: string) => page.locator('.card', { hasText: label }).locator('.figure');
+    await expect(card('MRR').textContent()).resolves.toBe('€49.00');
+    await expect(card('ARR').textContent()).resolves.toBe('€588.00');
+    await expect(card('Invoiced this month').textContent()).resolves.toBe('€58.80');
+    await expect(card('Collected this month').textContent()).resolves.toBe('€20.00');
+    await page.locator('figure.chart canvas').nth(2).waitFor(); // MRR, its movements, invoiced and collected
+    // The figures are there for screen readers too: each chart's table.
+    await page.getByText('Invoiced and collected by month: the figures').click();
+    const revenue = page.getByRole('table', { name: 'Invoiced and collected by month' });
+    await expect(revenue.locator('tbody tr').last().textContent()).resolves.toMatch(/€58\.80.*€20\.00/);
     await accessible('home');
     await page.selectOption('#language', 'fr');
     await screenTitled('Accueil');
