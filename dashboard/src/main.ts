@@ -3,6 +3,8 @@ import { loadConfig } from './config';
 import { h, replace } from './dom';
 import { currentLanguage, setLanguage, t, type Language } from './i18n';
 import { mount, render, route, startRouter } from './router';
+import { priceConfigurationFormScreen, productFormScreen, productScreen, productsScreen } from './screens/catalog';
+import { couponsScreen, promotionCodesScreen } from './screens/coupons';
 import { customerFormScreen, customerScreen, customersScreen } from './screens/customers';
 import { developersScreen } from './screens/developers';
 import { homeScreen } from './screens/home';
@@ -15,6 +17,7 @@ const NAV: Array<[string, Parameters<typeof t>[0]]> = [
   ['/dashboard/customers', 'customers'],
   ['/dashboard/invoices', 'invoices'],
   ['/dashboard/subscriptions', 'subscriptions'],
+  ['/dashboard/catalog', 'catalog'],
   ['/dashboard/developers', 'developers'],
 ];
 
@@ -61,6 +64,12 @@ route('/invoices/:id', invoiceScreen);
 route('/subscriptions', subscriptionsScreen);
 route('/subscriptions/new', newSubscriptionScreen);
 route('/subscriptions/:id', subscriptionScreen);
+route('/catalog', productsScreen);
+route('/catalog/products/new', productFormScreen);
+route('/catalog/products/:id', productScreen);
+route('/catalog/products/:id/prices/new', priceConfigurationFormScreen);
+route('/catalog/coupons', couponsScreen);
+route('/catalog/promotion-codes', promotionCodesScreen);
 route('/developers', developersScreen);
 
 async function start(): Promise<void> {

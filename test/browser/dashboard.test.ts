@@ -142,6 +142,55 @@ describe('the operators’ dashboard', () => {
     await page.getByRole('button', { name: 'Revoke Old integration' }).waitFor({ state: 'detached' });
     await accessible('developers');
 
+    // The catalog: a product, its tiered price configuration typed in euros, a coupon and its promotion code.
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await screenTitled('Catalog');
+    await page.getByRole('link', { name: 'Pro plan' }).waitFor();
+    await accessible('catalog');
+    await page.getByRole('link', { name: 'New product' }).click();
+    await screenTitled('New product');
+    await page.fill('#f-name', 'Team seats');
+    await page.selectOption('#f-type', 'seat');
+    await page.getByRole('button', { name: 'Create the product' }).click();
+    await screenTitled('Team seats');
+    const seats = (await client.get('/v1/products?name=Team seats')).body.data[0];
+    expect(seats).toMatchObject({ type: 'seat', status: 'active' });
+    await page.getByRole('link', { name: 'New price configuration' }).click();
+    await screenTitled('New price configuration');
+    await page.selectOption('#f-type', 'bulk');
+    await page.getByRole('button', { name: 'Add a tier' }).click();
+    await page.getByLabel('Tier 1: To unit (empty: no end)').fill('10');
+    await page.getByLabel('Tier 1: Price', { exact: true }).fill('10');
+    await page.getByLabel('Tier 2: From unit').fill('11');
+    await page.getByLabel('Tier 2: Price', { exact: true }).fill('8,50');
+    await accessible('price-new');
+    await page.getByRole('button', { name: 'Create the price configuration' }).click();
+    await screenTitled('Team seats');
+    const configs = (await client.get(`/v1/price-configurations?product_id=${seats.id}`)).body.data;
+    expect(configs).toEqual([
+      expect.objectContaining({ type: 'bulk', currency: 'EUR', billing_interval: { period: 'months', count: 1 }, prices: [expect.objectContaining({ from: 1, to: 10, amount: 1_000 }), expect.objectContaining({ from: 11, to: null, amount: 850 })] }),
+    ]);
+    await page.getByRole('cell', { name: '€8.50' }).waitFor();
+    await accessible('product');
+    await page.getByRole('link', { name: 'Coupons' }).click();
+    await screenTitled('Coupons');
+    await page.getByRole('button', { name: 'New coupon' }).click();
+    await page.fill('dialog #f-name', 'Launch');
+    await page.fill('dialog #f-value', '15');
+    await page.locator('dialog').getByRole('button', { name: 'Create the coupon' }).click();
+    await status().getByText('Coupon Launch created.').waitFor();
+    const coupon = (await client.get('/v1/coupons')).body.data.find((c: { name: string }) => c.name === 'Launch');
+    expect(coupon).toMatchObject({ type: 'percent', discount_percent: 15, repeat: 'once' });
+    await accessible('coupons');
+    await page.getByRole('link', { name: 'Promotion codes' }).click();
+    await screenTitled('Promotion codes');
+    await page.getByRole('button', { name: 'New promotion code' }).click();
+    await page.fill('dialog #f-code', 'LAUNCH15');
+    await page.locator('dialog').getByRole('button', { name: 'Create the promotion code' }).click();
+    await status().getByText('Promotion code LAUNCH15 created.').waitFor();
+    expect((await client.get('/v1/promotion-codes?code=LAUNCH15')).body.data).toEqual([expect.objectContaining({ coupon_id: coupon.id })]);
+    await accessible('promotion-codes');
+
     // Home: the revenue analytics once the stream has counted the subscription, the invoice and the payment.
     await api.events.settle();
     await page.getByRole('link', { name: 'Home' }).click();
