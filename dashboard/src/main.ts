@@ -4,6 +4,7 @@ import { h, replace } from './dom';
 import { currentLanguage, setLanguage, t, type Language } from './i18n';
 import { mount, render, route, startRouter } from './router';
 import { priceConfigurationFormScreen, productFormScreen, productScreen, productsScreen } from './screens/catalog';
+import { usageScreen } from './screens/usage';
 import { couponsScreen, promotionCodesScreen } from './screens/coupons';
 import { customerFormScreen, customerScreen, customersScreen } from './screens/customers';
 import { developersScreen } from './screens/developers';
@@ -18,6 +19,7 @@ const NAV: Array<[string, Parameters<typeof t>[0]]> = [
   ['/dashboard/invoices', 'invoices'],
   ['/dashboard/subscriptions', 'subscriptions'],
   ['/dashboard/catalog', 'catalog'],
+  ['/dashboard/usage', 'usage'],
   ['/dashboard/developers', 'developers'],
 ];
 
@@ -70,6 +72,7 @@ route('/catalog/products/:id', productScreen);
 route('/catalog/products/:id/prices/new', priceConfigurationFormScreen);
 route('/catalog/coupons', couponsScreen);
 route('/catalog/promotion-codes', promotionCodesScreen);
+route('/usage', usageScreen);
 route('/developers', developersScreen);
 
 async function start(): Promise<void> {

@@ -1,7 +1,9 @@
 /**
  * The operators' dashboard (docs/dashboard.md) in Chromium: one sign-in through the OAuth flow (the development
  * sign-in of `npm start`, admin ticked at consent), then the daily jobs, each checked through the API afterwards:
- * find a customer, create a subscription, see its invoice, record a payment, issue a credit note, revoke an API key.
+ * find a customer, create a subscription, see its invoice, record a payment, issue a credit note, revoke an API key,
+ * create a product with a tiered price, a coupon and a promotion code, read the revenue charts once the stream has
+ * counted the invoice and the payment, and a customer's usage by day.
  * axe-core finds no WCAG 2.1 AA violation on any screen, at 1280×800 and 390×844; the CSP is never violated.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -9,7 +11,7 @@ import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { accessibilityViolations, browserTest, cspViolations, launchBrowser, screenshot } from '../support/browser';
 import { withEnv } from '../support/oauth';
-import { pricedProduct, subscriber } from '../support/subscriptions';
+import { pricedProduct, subscribe, subscriber } from '../support/subscriptions';
 
 let api: TestApi;
 let client: Client;
@@ -56,7 +58,7 @@ const status = () => page.locator('#live');
 describe('the operators’ dashboard', () => {
   it_('signs in through OAuth and walks the daily jobs, each checked through the API', async () => {
     const customer = await subscriber(client, { name: 'Zephyr Labs', billing_email: 'billing@zephyr.example' });
-    await subscriber(client, { name: 'Other Corp' });
+    const other = await subscriber(client, { name: 'Other Corp' });
     const plan = await pricedProduct(client, 'flat_fee', { name: 'Pro plan', amount: 4_900 });
     const oldKey = (await client.post('/v1/api-keys', { name: 'Old integration', scopes: ['read'] })).body;
 
@@ -206,9 +208,34 @@ describe('the operators’ dashboard', () => {
     const revenue = page.getByRole('table', { name: 'Invoiced and collected by month' });
     await expect(revenue.locator('tbody tr').last().textContent()).resolves.toMatch(/€58\.80.*€20\.00/);
     await accessible('home');
+
+    // Usage: another customer's metered product and its events, read back by day in the explorer and on the customer.
+    const calls = (await client.post('/v1/aggregators', { name: 'API calls', event_type: 'api_call', operation: 'sum', property: 'units', unit_name: 'call' })).body;
+    const metered = (await client.post('/v1/products', { name: 'API usage', type: 'dynamic', aggregator_id: calls.id })).body;
+    const meteredPrice = (await client.post('/v1/price-configurations', { product_id: metered.id, currency: 'EUR', type: 'volume', prices: [{ from: 1, to: null, amount: 10 }], billing_interval: { period: 'months', count: 1 } })).body;
+    await subscribe(client, { customer_id: other.id, starts_at: new Date().toISOString(), products: [{ product_id: metered.id, price_configuration_id: meteredPrice.id, quantity: 1 }] });
+    const call = (id: string, units: number) => ({ customer_id: other.id, event_type: 'api_call', timestamp: new Date(Date.now() - 60_000).toISOString(), record: { id, units } });
+    expect((await client.post('/v1/events/batch', [call('c-1', 7), call('c-2', 5)])).status).toBeLessThan(300);
+    await api.events.settle();
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await screenTitled('Usage');
+    await page.getByRole('cell', { name: 'sum(units)' }).waitFor();
+    await page.fill('#f-customer_id', other.id);
+    await page.selectOption('#f-aggregator_id', calls.id);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('figure.chart canvas').waitFor();
+    await page.locator('figcaption', { hasText: 'API calls: 12 (call)' }).waitFor();
+    await accessible('usage');
+    await page.getByRole('link', { name: other.id }).click();
+    await screenTitled('Other Corp');
+    await page.locator('figcaption', { hasText: 'API usage: 12 (call)' }).waitFor();
+
+    // Home again, in French.
+    await page.getByRole('link', { name: 'Home' }).click();
+    await screenTitled('Home');
     await page.selectOption('#language', 'fr');
     await screenTitled('Accueil');
     expect(await page.getAttribute('html', 'lang')).toBe('fr');
     expect(csp).toEqual([]);
-  }, 120_000);
+  }, 180_000); // one sign-in for every screen, each checked by axe at two sizes, on a shared 2-core machine
 });
