@@ -88,6 +88,7 @@ try {
     ['price-new', `/dashboard/catalog/products/${seats.id}/prices/new`],
     ['coupons', '/dashboard/catalog/coupons'],
     ['usage', `/dashboard/usage?customer_id=${customers[1]!.id}&aggregator_id=${calls.id}`],
+    ['settings', '/dashboard/settings'],
   ];
   for (const [name, path] of screens) {
     // A full load each time: the dashboard signs in again silently from the tab's refresh token.

@@ -4,6 +4,7 @@ import { h, replace } from './dom';
 import { currentLanguage, setLanguage, t, type Language } from './i18n';
 import { mount, render, route, startRouter } from './router';
 import { priceConfigurationFormScreen, productFormScreen, productScreen, productsScreen } from './screens/catalog';
+import { settingsScreen } from './screens/settings';
 import { usageScreen } from './screens/usage';
 import { couponsScreen, promotionCodesScreen } from './screens/coupons';
 import { customerFormScreen, customerScreen, customersScreen } from './screens/customers';
@@ -21,6 +22,7 @@ const NAV: Array<[string, Parameters<typeof t>[0]]> = [
   ['/dashboard/catalog', 'catalog'],
   ['/dashboard/usage', 'usage'],
   ['/dashboard/developers', 'developers'],
+  ['/dashboard/settings', 'settings'],
 ];
 
 /** The frame around every screen: navigation (the current one marked), language, sign-out, the status line. */
@@ -74,6 +76,7 @@ route('/catalog/coupons', couponsScreen);
 route('/catalog/promotion-codes', promotionCodesScreen);
 route('/usage', usageScreen);
 route('/developers', developersScreen);
+route('/settings', settingsScreen);
 
 async function start(): Promise<void> {
   setLanguage(currentLanguage());

@@ -230,6 +230,20 @@ describe('the operators’ dashboard', () => {
     await screenTitled('Other Corp');
     await page.locator('figcaption', { hasText: 'API usage: 12 (call)' }).waitFor();
 
+    // Settings: an entity's payment retries, edited and checked through the API.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await screenTitled('Settings');
+    await page.getByRole('button', { name: /^Edit / }).first().click();
+    await page.fill('dialog #f-dunning', '1d, 3d, 10d');
+    await page.selectOption('dialog #f-dunning_final_action', 'mark_uncollectible');
+    await accessible('settings-dialog');
+    await page.locator('dialog').getByRole('button', { name: 'Save' }).click();
+    await status().getByText(/ saved\.$/).waitFor();
+    expect((await client.get('/v1/invoicing-entities')).body.data[0]).toMatchObject({
+      dunning_retry_schedule: [{ period: 'days', count: 1 }, { period: 'days', count: 3 }, { period: 'days', count: 10 }], dunning_final_action: 'mark_uncollectible',
+    });
+    await accessible('settings');
+
     // Home again, in French.
     await page.getByRole('link', { name: 'Home' }).click();
     await screenTitled('Home');
