@@ -3,6 +3,10 @@ import { loadConfig } from './config';
 import { h, replace } from './dom';
 import { currentLanguage, setLanguage, t, type Language } from './i18n';
 import { mount, render, route, startRouter } from './router';
+import { priceConfigurationFormScreen, productFormScreen, productScreen, productsScreen } from './screens/catalog';
+import { settingsScreen } from './screens/settings';
+import { usageScreen } from './screens/usage';
+import { couponsScreen, promotionCodesScreen } from './screens/coupons';
 import { customerFormScreen, customerScreen, customersScreen } from './screens/customers';
 import { developersScreen } from './screens/developers';
 import { homeScreen } from './screens/home';
@@ -15,7 +19,10 @@ const NAV: Array<[string, Parameters<typeof t>[0]]> = [
   ['/dashboard/customers', 'customers'],
   ['/dashboard/invoices', 'invoices'],
   ['/dashboard/subscriptions', 'subscriptions'],
+  ['/dashboard/catalog', 'catalog'],
+  ['/dashboard/usage', 'usage'],
   ['/dashboard/developers', 'developers'],
+  ['/dashboard/settings', 'settings'],
 ];
 
 /** The frame around every screen: navigation (the current one marked), language, sign-out, the status line. */
@@ -61,7 +68,15 @@ route('/invoices/:id', invoiceScreen);
 route('/subscriptions', subscriptionsScreen);
 route('/subscriptions/new', newSubscriptionScreen);
 route('/subscriptions/:id', subscriptionScreen);
+route('/catalog', productsScreen);
+route('/catalog/products/new', productFormScreen);
+route('/catalog/products/:id', productScreen);
+route('/catalog/products/:id/prices/new', priceConfigurationFormScreen);
+route('/catalog/coupons', couponsScreen);
+route('/catalog/promotion-codes', promotionCodesScreen);
+route('/usage', usageScreen);
 route('/developers', developersScreen);
+route('/settings', settingsScreen);
 
 async function start(): Promise<void> {
   setLanguage(currentLanguage());

@@ -1,7 +1,9 @@
 /**
  * The operators' dashboard (docs/dashboard.md) in Chromium: one sign-in through the OAuth flow (the development
  * sign-in of `npm start`, admin ticked at consent), then the daily jobs, each checked through the API afterwards:
- * find a customer, create a subscription, see its invoice, record a payment, issue a credit note, revoke an API key.
+ * find a customer, create a subscription, see its invoice, record a payment, issue a credit note, revoke an API key,
+ * create a product with a tiered price, a coupon and a promotion code, read the revenue charts once the stream has
+ * counted the invoice and the payment, and a customer's usage by day.
  * axe-core finds no WCAG 2.1 AA violation on any screen, at 1280×800 and 390×844; the CSP is never violated.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -9,7 +11,7 @@ import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
 import { accessibilityViolations, browserTest, cspViolations, launchBrowser, screenshot } from '../support/browser';
 import { withEnv } from '../support/oauth';
-import { pricedProduct, subscriber } from '../support/subscriptions';
+import { pricedProduct, subscribe, subscriber } from '../support/subscriptions';
 
 let api: TestApi;
 let client: Client;
@@ -21,7 +23,7 @@ let restoreEnv: () => void;
 beforeAll(async () => {
   restoreEnv = withEnv({ OAUTH_DEV_SIGN_IN: 'true', OAUTH_UPSTREAM_ISSUER: undefined });
   browser = await launchBrowser('test/browser/dashboard.test.ts');
-  api = await startTestApi({ dashboard: true });
+  api = await startTestApi({ dashboard: true, events: true });
   client = await api.client();
   await withEntity(client);
   if (browser) {
@@ -56,7 +58,7 @@ const status = () => page.locator('#live');
 describe('the operators’ dashboard', () => {
   it_('signs in through OAuth and walks the daily jobs, each checked through the API', async () => {
     const customer = await subscriber(client, { name: 'Zephyr Labs', billing_email: 'billing@zephyr.example' });
-    await subscriber(client, { name: 'Other Corp' });
+    const other = await subscriber(client, { name: 'Other Corp' });
     const plan = await pricedProduct(client, 'flat_fee', { name: 'Pro plan', amount: 4_900 });
     const oldKey = (await client.post('/v1/api-keys', { name: 'Old integration', scopes: ['read'] })).body;
 
@@ -142,13 +144,112 @@ describe('the operators’ dashboard', () => {
     await page.getByRole('button', { name: 'Revoke Old integration' }).waitFor({ state: 'detached' });
     await accessible('developers');
 
-    // Home, and the same in French.
+    // The catalog: a product, its tiered price configuration typed in euros, a coupon and its promotion code.
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await screenTitled('Catalog');
+    await page.getByRole('link', { name: 'Pro plan' }).waitFor();
+    await accessible('catalog');
+    await page.getByRole('link', { name: 'New product' }).click();
+    await screenTitled('New product');
+    await page.fill('#f-name', 'Team seats');
+    await page.selectOption('#f-type', 'seat');
+    await page.getByRole('button', { name: 'Create the product' }).click();
+    await screenTitled('Team seats');
+    const seats = (await client.get('/v1/products?name=Team seats')).body.data[0];
+    expect(seats).toMatchObject({ type: 'seat', status: 'active' });
+    await page.getByRole('link', { name: 'New price configuration' }).click();
+    await screenTitled('New price configuration');
+    await page.selectOption('#f-type', 'bulk');
+    await page.getByRole('button', { name: 'Add a tier' }).click();
+    await page.getByLabel('Tier 1: To unit (empty: no end)').fill('10');
+    await page.getByLabel('Tier 1: Price', { exact: true }).fill('10');
+    await page.getByLabel('Tier 2: From unit').fill('11');
+    await page.getByLabel('Tier 2: Price', { exact: true }).fill('8,50');
+    await accessible('price-new');
+    await page.getByRole('button', { name: 'Create the price configuration' }).click();
+    await screenTitled('Team seats');
+    const configs = (await client.get(`/v1/price-configurations?product_id=${seats.id}`)).body.data;
+    expect(configs).toEqual([
+      expect.objectContaining({ type: 'bulk', currency: 'EUR', billing_interval: { period: 'months', count: 1 }, prices: [expect.objectContaining({ from: 1, to: 10, amount: 1_000 }), expect.objectContaining({ from: 11, to: null, amount: 850 })] }),
+    ]);
+    await page.getByRole('cell', { name: '€8.50' }).waitFor();
+    await accessible('product');
+    await page.getByRole('link', { name: 'Coupons' }).click();
+    await screenTitled('Coupons');
+    await page.getByRole('button', { name: 'New coupon' }).click();
+    await page.fill('dialog #f-name', 'Launch');
+    await page.fill('dialog #f-value', '15');
+    await page.locator('dialog').getByRole('button', { name: 'Create the coupon' }).click();
+    await status().getByText('Coupon Launch created.').waitFor();
+    const coupon = (await client.get('/v1/coupons')).body.data.find((c: { name: string }) => c.name === 'Launch');
+    expect(coupon).toMatchObject({ type: 'percent', discount_percent: 15, repeat: 'once' });
+    await accessible('coupons');
+    await page.getByRole('link', { name: 'Promotion codes' }).click();
+    await screenTitled('Promotion codes');
+    await page.getByRole('button', { name: 'New promotion code' }).click();
+    await page.fill('dialog #f-code', 'LAUNCH15');
+    await page.locator('dialog').getByRole('button', { name: 'Create the promotion code' }).click();
+    await status().getByText('Promotion code LAUNCH15 created.').waitFor();
+    expect((await client.get('/v1/promotion-codes?code=LAUNCH15')).body.data).toEqual([expect.objectContaining({ coupon_id: coupon.id })]);
+    await accessible('promotion-codes');
+
+    // Home: the revenue analytics once the stream has counted the subscription, the invoice and the payment.
+    await api.events.settle();
     await page.getByRole('link', { name: 'Home' }).click();
     await screenTitled('Home');
+    const card = (label: string) => page.locator('.card', { hasText: label }).locator('.figure');
+    await expect(card('MRR').textContent()).resolves.toBe('€49.00');
+    await expect(card('ARR').textContent()).resolves.toBe('€588.00');
+    await expect(card('Invoiced this month').textContent()).resolves.toBe('€58.80');
+    await expect(card('Collected this month').textContent()).resolves.toBe('€20.00');
+    await page.locator('figure.chart canvas').nth(2).waitFor(); // MRR, its movements, invoiced and collected
+    // The figures are there for screen readers too: each chart's table.
+    await page.getByText('Invoiced and collected by month: the figures').click();
+    const revenue = page.getByRole('table', { name: 'Invoiced and collected by month' });
+    await expect(revenue.locator('tbody tr').last().textContent()).resolves.toMatch(/€58\.80.*€20\.00/);
     await accessible('home');
+
+    // Usage: another customer's metered product and its events, read back by day in the explorer and on the customer.
+    const calls = (await client.post('/v1/aggregators', { name: 'API calls', event_type: 'api_call', operation: 'sum', property: 'units', unit_name: 'call' })).body;
+    const metered = (await client.post('/v1/products', { name: 'API usage', type: 'dynamic', aggregator_id: calls.id })).body;
+    const meteredPrice = (await client.post('/v1/price-configurations', { product_id: metered.id, currency: 'EUR', type: 'volume', prices: [{ from: 1, to: null, amount: 10 }], billing_interval: { period: 'months', count: 1 } })).body;
+    await subscribe(client, { customer_id: other.id, starts_at: new Date().toISOString(), products: [{ product_id: metered.id, price_configuration_id: meteredPrice.id, quantity: 1 }] });
+    const call = (id: string, units: number) => ({ customer_id: other.id, event_type: 'api_call', timestamp: new Date(Date.now() - 60_000).toISOString(), record: { id, units } });
+    expect((await client.post('/v1/events/batch', [call('c-1', 7), call('c-2', 5)])).status).toBeLessThan(300);
+    await api.events.settle();
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await screenTitled('Usage');
+    await page.getByRole('cell', { name: 'sum(units)' }).waitFor();
+    await page.fill('#f-customer_id', other.id);
+    await page.selectOption('#f-aggregator_id', calls.id);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('figure.chart canvas').waitFor();
+    await page.locator('figcaption', { hasText: 'API calls: 12 (call)' }).waitFor();
+    await accessible('usage');
+    await page.getByRole('link', { name: other.id }).click();
+    await screenTitled('Other Corp');
+    await page.locator('figcaption', { hasText: 'API usage: 12 (call)' }).waitFor();
+
+    // Settings: an entity's payment retries, edited and checked through the API.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await screenTitled('Settings');
+    await page.getByRole('button', { name: /^Edit / }).first().click();
+    await page.fill('dialog #f-dunning', '1d, 3d, 10d');
+    await page.selectOption('dialog #f-dunning_final_action', 'mark_uncollectible');
+    await accessible('settings-dialog');
+    await page.locator('dialog').getByRole('button', { name: 'Save' }).click();
+    await status().getByText(/ saved\.$/).waitFor();
+    expect((await client.get('/v1/invoicing-entities')).body.data[0]).toMatchObject({
+      dunning_retry_schedule: [{ period: 'days', count: 1 }, { period: 'days', count: 3 }, { period: 'days', count: 10 }], dunning_final_action: 'mark_uncollectible',
+    });
+    await accessible('settings');
+
+    // Home again, in French.
+    await page.getByRole('link', { name: 'Home' }).click();
+    await screenTitled('Home');
     await page.selectOption('#language', 'fr');
     await screenTitled('Accueil');
     expect(await page.getAttribute('html', 'lang')).toBe('fr');
     expect(csp).toEqual([]);
-  }, 120_000);
+  }, 180_000); // one sign-in for every screen, each checked by axe at two sizes, on a shared 2-core machine
 });

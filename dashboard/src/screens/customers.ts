@@ -5,6 +5,7 @@ import type { paths } from '../api/schema';
 import { count, date, money } from '../format';
 import { t } from '../i18n';
 import { navigate } from '../router';
+import { customerUsage } from './usage';
 import { actionButton, badge, details, errorBox, fieldInput, formScreen, filterForm, formValues, link, notify, PAGE_SIZE, pager, screen, table, confirmAction, refresh } from '../ui';
 
 type Customer = Schemas['Customer'];
@@ -103,6 +104,8 @@ export function customerScreen(main: HTMLElement, params: Record<string, string>
         { label: t('products'), cell: (s) => s.products.map((p) => p.name).join(', ') },
         { label: t('status'), cell: (s) => badge(s.status) },
       ], subscriptions.data, t('noSubscriptions')),
+      h('h2', {}, t('usageLast30Days')),
+      ...(await customerUsage(id, subscriptions.data)),
       h('h2', {}, t('invoices')),
       table(t('invoices'), invoiceColumns(), invoices.data, t('noInvoices')),
       invoices.meta.total > invoices.data.length ? link(`/dashboard/invoices?customer_id=${encodeURIComponent(id)}`, t('allInvoices')) : null,
