@@ -1,6 +1,6 @@
-import type { RouteDefinition } from '../route-definition';
+import { listOf, type RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
-import { eventBatchBody, eventBatchResource, eventBody, ingestionQuery, usageQuery, usageResource, usageEventResource } from '../../shared/schemas/metering';
+import { eventBatchBody, eventBatchResource, eventBody, eventListMeta, eventListQuery, ingestionQuery, usageQuery, usageResource, usageEventResource } from '../../shared/schemas/metering';
 
 const ingestion = 'Events are kept under `(workspace, record.id)`: sending a record id again replaces the event, and usage counts its latest version only. See docs/metering.md.';
 
@@ -17,6 +17,13 @@ export const meteringRoutes: RouteDefinition[] = [
     description: `${ingestion} Each event is checked on its own: the answer lists those stored and, with their position and the reason, those refused.`,
     request: { query: ingestionQuery, body: eventBatchBody }, response: { status: 201, schema: eventBatchResource },
     indexes: ['gsi3'],
+  },
+  {
+    id: 'listEvents', method: 'GET', path: '/v1/events', handler: 'functions/metering/list-events.ts', scope: 'read', tag: 'Usage',
+    summary: "List one customer's billable events, newest first",
+    description: 'Events are indexed per customer, so `customer_id` is required (a workspace-wide listing would read the whole table). Optional `event_type` and `[timestamp__gte, timestamp__lt)`; `take`/`skip` pages (skip at most 10,000). See docs/metering.md.',
+    request: { query: eventListQuery }, response: { status: 200, schema: listOf(usageEventResource, eventListMeta) },
+    indexes: ['gsi2', 'gsi3'],
   },
   {
     id: 'getCustomerUsage', method: 'GET', path: '/v1/customers/{id}/usage', handler: 'functions/metering/get-usage.ts', scope: 'read', tag: 'Usage',

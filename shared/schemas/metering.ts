@@ -1,5 +1,6 @@
 import { arrayOf, dateTime, freeNumber, id, object, out, requireAll, resource, type Schema } from './common';
 import { PATTERNS } from './formats';
+import { pagingQuery } from './list-query';
 
 /** The documented bounds of an event (docs/metering.md). */
 export const EVENT_BOUNDS = {
@@ -56,6 +57,28 @@ export const usageEventResource: Schema = resource({
   timestamp: out.dateTime,
   record: { ...out.freeObject, description: 'The record as stored: `id` and its properties.' },
   ingested_at: out.dateTime,
+});
+
+/** Skipping reads every skipped event (the customer's index shards are merged, not counted): bounded. */
+export const MAX_EVENT_SKIP = 10_000;
+
+/** `GET /v1/events`: one customer's events, newest first, optionally of one type and within [timestamp__gte, timestamp__lt). */
+export const eventListQuery: Schema = object(
+  {
+    customer_id: { type: 'string', minLength: 1, maxLength: 255, description: 'Required: the `cus_` id or the external id (events are indexed per customer).' },
+    event_type: { type: 'string', minLength: 1, maxLength: EVENT_BOUNDS.eventType },
+    timestamp__gte: dateTime,
+    timestamp__lt: dateTime,
+    take: pagingQuery.take,
+    skip: { ...pagingQuery.skip, maximum: MAX_EVENT_SKIP },
+  },
+  ['customer_id'],
+);
+
+export const eventListMeta: Schema = resource({
+  taken: out.integer,
+  skipped: out.integer,
+  has_more: { ...out.boolean, description: 'Whether events follow this page (no `total`: counting would read every event of the customer).' },
 });
 
 export const eventBatchResource: Schema = resource({

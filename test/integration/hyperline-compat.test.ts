@@ -10,7 +10,7 @@ import { pricedProduct, subscribe, subscriber } from '../support/subscriptions';
  * with the documented types and enums.
  */
 interface Member { type: string | string[]; enum?: string[] }
-interface Example { name: string; path?: Record<string, string>; body?: Record<string, unknown>; expect?: Record<string, unknown> }
+interface Example { name: string; path?: Record<string, string>; query?: string; body?: Record<string, unknown>; expect?: Record<string, unknown> }
 interface Fixture {
   route: string; ours: string; setup: string[]; examples: Example[];
   /** `item_members`: those of each item of a `{meta, data}` list. */
@@ -39,6 +39,10 @@ async function world(needs: string[]): Promise<Record<string, string>> {
   if (needs.some((n) => n.endsWith('subscription'))) {
     const fee = await pricedProduct(client, 'flat_fee');
     values.subscription_id = (await subscribe(client, { customer_id: customer.id, starts_at: new Date().toISOString(), products: [{ ...fee, quantity: 1 }] })).id;
+  }
+  if (needs.includes('event')) {
+    const event = { customer_id: customer.id, event_type: 'api_call', timestamp: new Date().toISOString(), record: { id: `evt-${customer.id}`, units: 1 } };
+    expect((await client.post('/v1/events', event)).status).toBe(201);
   }
   if (needs.includes('paused_subscription')) expect((await client.post(`/v1/subscriptions/${values.subscription_id}/pause`, {})).status).toBe(200);
   return values;
@@ -71,7 +75,7 @@ describe.each(fixtures)('$file: $route', (fixture) => {
   it.each(fixture.examples)('accepts "$name" and answers with the documented members', async (example) => {
     const values = await world(fixture.setup);
     const path = fixture.route.split(' ')[1]!.replace(/\{(\w+)\}/g, (_, name: string) => filled(example.path?.[name], values));
-    const reply = fixture.route.startsWith('GET ') ? await client.get(path) : await client.post(path, example.body === undefined ? undefined : filled(example.body, values));
+    const reply = fixture.route.startsWith('GET ') ? await client.get(path + filled(example.query ?? '', values)) : await client.post(path, example.body === undefined ? undefined : filled(example.body, values));
     expect({ status: reply.status, body: reply.body }).toMatchObject({ status: fixture.response.status });
     expectDocumentedMembers(reply.body, fixture.response.members);
     if (fixture.response.item_members) {
@@ -127,6 +131,28 @@ describe('the meanings behind the names', () => {
     expect([refused.status, refused.body.code]).toEqual([422, 'unsupported_cancel_date']);
     const scheduled = await client.post(`/v1/subscriptions/${subscription_id}/cancel`, { cancel_at: current.current_period_ends_at, pro_rata: false });
     expect(scheduled.body).toMatchObject({ status: 'active', cancel_at_period_end: true });
+  });
+
+  it('GET /v1/events lists one customer\'s events newest first, filtered by type and time, a page at a time', async () => {
+    const { customer_id } = await world([]);
+    const base = Date.now() - 3_600_000;
+    const events = Array.from({ length: 30 }, (_, i) => ({
+      customer_id, event_type: i % 3 === 0 ? 'storage' : 'api_call', timestamp: new Date(base + i * 60_000).toISOString(), record: { id: `list-${customer_id}-${i}` },
+    }));
+    expect((await client.post('/v1/events/batch', events)).body.events_failed).toEqual([]);
+    const ids = (body: { data: { id: string }[] }) => body.data.map((e) => e.id);
+    const newestFirst = events.map((e) => e.record.id).reverse();
+    const first = (await client.get(`/v1/events?customer_id=${customer_id}&take=12`)).body;
+    const second = (await client.get(`/v1/events?customer_id=${customer_id}&take=12&skip=12`)).body;
+    const last = (await client.get(`/v1/events?customer_id=${customer_id}&take=12&skip=24`)).body;
+    expect([...ids(first), ...ids(second), ...ids(last)]).toEqual(newestFirst);
+    expect([first.meta, last.meta]).toEqual([{ taken: 12, skipped: 0, has_more: true }, { taken: 6, skipped: 24, has_more: false }]);
+    const storage = (await client.get(`/v1/events?customer_id=${customer_id}&event_type=storage`)).body;
+    expect(ids(storage)).toEqual(events.filter((e) => e.event_type === 'storage').map((e) => e.record.id).reverse());
+    const window = (await client.get(`/v1/events?customer_id=${customer_id}&timestamp__gte=${events[10]!.timestamp}&timestamp__lt=${events[20]!.timestamp}`)).body;
+    expect(ids(window)).toEqual(newestFirst.slice(10, 20));
+    expect((await client.get('/v1/events')).status).toBe(400);
+    expect((await client.get('/v1/events?customer_id=cus_nobody')).status).toBe(404);
   });
 
   it('POST …/prices replaces the prices as PUT does', async () => {
