@@ -1,6 +1,6 @@
 import { listOf, type RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
-import { eventBatchBody, eventBatchResource, eventBody, eventListMeta, eventListQuery, ingestionQuery, usageQuery, usageResource, usageEventResource } from '../../shared/schemas/metering';
+import { eventBatchBody, eventBatchResource, eventBody, eventListMeta, eventListQuery, ingestionQuery, usageQuery, customerUsageResource, usageEventResource } from '../../shared/schemas/metering';
 
 const ingestion = 'Events are kept under `(workspace, record.id)`: sending a record id again replaces the event, and usage counts its latest version only. See docs/metering.md.';
 
@@ -27,8 +27,9 @@ export const meteringRoutes: RouteDefinition[] = [
   },
   {
     id: 'getCustomerUsage', method: 'GET', path: '/v1/customers/{id}/usage', handler: 'functions/metering/get-usage.ts', scope: 'read', tag: 'Usage',
-    summary: "A customer's usage of one aggregator over [from, to), with its value per UTC day",
-    request: { path: idPath, query: usageQuery }, response: { status: 200, schema: usageResource },
+    summary: "A customer's usage over [from, to): of one aggregator with its value per UTC day, or Hyperline's row per aggregator",
+    description: 'With `aggregator_id`: that aggregator\'s usage (as before, with Hyperline\'s `total`, `count`, `period_start`, `period_end` beside). Without: Hyperline\'s list `[{aggregator_id, name, unit_name, total, count}]`, one row per live aggregator. `start_date`/`end_date` are Hyperline\'s names of `from`/`to`. Compatibility: a request with `aggregator_id`, `from`, `to` answers as before (members only added); without `aggregator_id` it was a 400 and is now the list (docs/hyperline.md).',
+    request: { path: idPath, query: usageQuery }, response: { status: 200, schema: customerUsageResource },
     indexes: ['gsi2'],
   },
 ];

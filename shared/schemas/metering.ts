@@ -95,8 +95,11 @@ export const eventBatchResource: Schema = resource({
   ),
 });
 
-/** `from` and `to` bound the period [from, to) (at most MAX_USAGE_DAYS apart). */
-export const usageQuery: Schema = object({ aggregator_id: id, from: dateTime, to: dateTime }, ['aggregator_id', 'from', 'to']);
+/**
+ * `from` and `to` (or Hyperline's `start_date` and `end_date`) bound the period [from, to) (at most MAX_USAGE_DAYS
+ * apart). With `aggregator_id`: that aggregator's usage; without: Hyperline's list, one row per aggregator.
+ */
+export const usageQuery: Schema = object({ aggregator_id: id, from: dateTime, to: dateTime, start_date: dateTime, end_date: dateTime });
 export const MAX_USAGE_DAYS = 400;
 
 export const usageResource: Schema = resource({
@@ -107,6 +110,10 @@ export const usageResource: Schema = resource({
   from: out.dateTime,
   to: out.dateTime,
   value: { ...out.integer, description: 'The aggregated value of the period [from, to).' },
+  total: { ...out.integer, description: "Hyperline's name of `value`." },
+  count: { ...out.integer, description: 'How many events the value comes from.' },
+  period_start: { ...out.dateTime, description: "Hyperline's name of `from`." },
+  period_end: { ...out.dateTime, description: "Hyperline's name of `to`." },
   days: arrayOf(
     resource({
       date: { ...out.string, description: 'A UTC day (YYYY-MM-DD), the part of it inside the period.' },
@@ -114,3 +121,16 @@ export const usageResource: Schema = resource({
     }),
   ),
 });
+
+/** Hyperline's list of a customer's usage: one row per live aggregator of the workspace, in their creation order. */
+export const usageRowsResource: Schema = arrayOf(
+  resource({
+    aggregator_id: out.string,
+    name: out.string,
+    unit_name: out.nullableString,
+    total: { ...out.integer, description: 'The aggregated value of the period.' },
+    count: { ...out.integer, description: 'How many events the total comes from.' },
+  }),
+);
+
+export const customerUsageResource: Schema = { oneOf: [usageResource, usageRowsResource] };

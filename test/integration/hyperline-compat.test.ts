@@ -13,7 +13,7 @@ interface Member { type: string | string[]; enum?: string[] }
 interface Example { name: string; path?: Record<string, string>; query?: string; body?: Record<string, unknown>; expect?: Record<string, unknown> }
 interface Fixture {
   route: string; ours: string; setup: string[]; examples: Example[];
-  /** `item_members`: those of each item of a `{meta, data}` list. */
+  /** `item_members`: those of each item of a `{meta, data}` list or of a bare array. */
   response: { status: number; members: Record<string, Member>; item_members?: Record<string, Member> };
 }
 
@@ -40,6 +40,9 @@ async function world(needs: string[]): Promise<Record<string, string>> {
     const fee = await pricedProduct(client, 'flat_fee');
     values.subscription_id = (await subscribe(client, { customer_id: customer.id, starts_at: new Date().toISOString(), products: [{ ...fee, quantity: 1 }] })).id;
   }
+  if (needs.includes('aggregator')) values.aggregator_id = (await client.post('/v1/aggregators', { name: 'API calls', event_type: 'api_call', operation: 'count', unit_name: 'call' })).body.id;
+  values.start_date = new Date(Date.now() - 86_400_000).toISOString();
+  values.end_date = new Date(Date.now() + 60_000).toISOString();
   if (needs.includes('event')) {
     const event = { customer_id: customer.id, event_type: 'api_call', timestamp: new Date().toISOString(), record: { id: `evt-${customer.id}`, units: 1 } };
     expect((await client.post('/v1/events', event)).status).toBe(201);
@@ -79,8 +82,10 @@ describe.each(fixtures)('$file: $route', (fixture) => {
     expect({ status: reply.status, body: reply.body }).toMatchObject({ status: fixture.response.status });
     expectDocumentedMembers(reply.body, fixture.response.members);
     if (fixture.response.item_members) {
-      expect(reply.body.data.length).toBeGreaterThan(0);
-      for (const item of reply.body.data) expectDocumentedMembers(item, fixture.response.item_members);
+      // A `{meta, data}` list, or a bare array (customer usage).
+      const items = Array.isArray(reply.body) ? reply.body : reply.body.data;
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) expectDocumentedMembers(item, fixture.response.item_members);
     }
     if (example.expect) expect(reply.body).toMatchObject(example.expect);
   });
@@ -153,6 +158,21 @@ describe('the meanings behind the names', () => {
     expect(ids(window)).toEqual(newestFirst.slice(10, 20));
     expect((await client.get('/v1/events')).status).toBe(400);
     expect((await client.get('/v1/events?customer_id=cus_nobody')).status).toBe(404);
+  });
+
+  it("customer usage: Hyperline's row per aggregator without aggregator_id, the aggregator's usage (as before) with it", async () => {
+    const { customer_id, aggregator_id, start_date, end_date } = await world(['aggregator']);
+    // In the current hour, which the read takes from the raw events (the hour's bucket waits for the stream).
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const events = [1, 2, 3].map((i) => ({ customer_id, event_type: 'api_call', timestamp: new Date(hour + i).toISOString(), record: { id: `usage-${customer_id}-${i}` } }));
+    expect((await client.post('/v1/events/batch', events)).body.events_failed).toEqual([]);
+    const rows = (await client.get(`/v1/customers/${customer_id}/usage?start_date=${start_date}&end_date=${end_date}`)).body;
+    expect(rows.find((r: { aggregator_id: string }) => r.aggregator_id === aggregator_id)).toEqual({ aggregator_id, name: 'API calls', unit_name: 'call', total: 3, count: 3 });
+    const one = (await client.get(`/v1/customers/${customer_id}/usage?aggregator_id=${aggregator_id}&from=${start_date}&to=${end_date}`)).body;
+    expect(one).toMatchObject({ aggregator_id, value: 3, total: 3, count: 3, from: start_date, period_start: start_date, period_end: end_date });
+    expect(one.days.length).toBeGreaterThan(0);
+    expect((await client.get(`/v1/customers/${customer_id}/usage?from=${start_date}&start_date=${start_date}&to=${end_date}`)).body.code).toBe('conflicting_members');
+    expect((await client.get(`/v1/customers/${customer_id}/usage?start_date=${start_date}`)).status).toBe(400);
   });
 
   it('POST …/prices replaces the prices as PUT does', async () => {
