@@ -1,5 +1,6 @@
 import { actionsOf, listOf, type RouteDefinition } from '../route-definition';
 import { invoiceDownloadRoute, receiptDownloadRoute } from './download-route';
+import { batchBody, batchResource } from '../../shared/schemas/batch';
 import { idPath } from '../../shared/schemas/common';
 import {
   chargeBody, creditNoteCreateBody, invoiceCreateBody, invoiceListQuery, invoiceResource, invoiceUpdateBody, transactionCreateBody,
@@ -14,6 +15,13 @@ export const invoiceRoutes: RouteDefinition[] = [
     scope: 'write', tag: 'Invoices', summary: 'Create a one-off invoice or document (draft, or to_pay: numbered at once)',
     request: { body: invoiceCreateBody }, response: { status: 201, schema: invoiceResource },
     // A line naming only a product is priced by that product's configurations (the parent index, gsi3).
+    indexes: ['gsi3'],
+  },
+  {
+    id: 'createInvoiceBatch', method: 'POST', path: '/v1/invoices/batch', handler: 'functions/invoices/create-batch.ts',
+    scope: 'write', tag: 'Invoices', summary: 'Create 1 to 100 invoices (the body is their array; Hyperline\'s batch, for imports)',
+    description: 'Each item is checked and created as by `POST /v1/invoices` (Hyperline\'s import members included), in order; a refused item rejects only itself and is listed with its position and reason. See docs/hyperline.md.',
+    request: { body: batchBody }, response: { status: 201, schema: batchResource('invoices', invoiceResource) },
     indexes: ['gsi3'],
   },
   {

@@ -10,7 +10,7 @@ import { pricedProduct, subscribe, subscriber } from '../support/subscriptions';
  * with the documented types and enums.
  */
 interface Member { type: string | string[]; enum?: string[] }
-interface Example { name: string; path?: Record<string, string>; query?: string; body?: Record<string, unknown>; expect?: Record<string, unknown> }
+interface Example { name: string; path?: Record<string, string>; query?: string; body?: Record<string, unknown> | unknown[]; expect?: Record<string, unknown> }
 interface Fixture {
   route: string; ours: string; setup: string[]; examples: Example[];
   /** `item_members`: those of each item of a `{meta, data}` list or of a bare array. */
@@ -173,6 +173,30 @@ describe('the meanings behind the names', () => {
     expect(one.days.length).toBeGreaterThan(0);
     expect((await client.get(`/v1/customers/${customer_id}/usage?from=${start_date}&start_date=${start_date}&to=${end_date}`)).body.code).toBe('conflicting_members');
     expect((await client.get(`/v1/customers/${customer_id}/usage?start_date=${start_date}`)).status).toBe(400);
+  });
+
+  it('a batch creates each item as the single create does; a refused item rejects only itself, and a retry replays', async () => {
+    const { customer_id } = await world([]);
+    const headers = { authorization: `Bearer ${client.token}`, 'content-type': 'application/json', 'idempotency-key': `batch-${customer_id}` };
+    const items = [{ name: 'One', currency: 'EUR' }, { name: 'Two', currency: 'nope' }, { currency: 'EUR' }, { name: 'Three', currency: 'EUR' }];
+    const reply = await api.raw('POST', '/v1/customers/batch', { headers, body: JSON.stringify(items) }) as { status: number; body: any };
+    expect(reply.status).toBe(201);
+    expect(reply.body.customers_created.map((c: { name: string }) => c.name)).toEqual(['One', 'Three']);
+    expect(reply.body.customers_failed.map((f: { index: number }) => f.index)).toEqual([1, 2]);
+    expect(reply.body.customers_failed[1].error.message).toContain('[2]');
+    const again = await api.raw('POST', '/v1/customers/batch', { headers, body: JSON.stringify(items) }) as { status: number; body: any };
+    expect(again.body.customers_created.map((c: { id: string }) => c.id)).toEqual(reply.body.customers_created.map((c: { id: string }) => c.id));
+    expect((await client.get(`/v1/customers/${reply.body.customers_created[0].id}`)).body.name).toBe('One');
+
+    const invoices = await client.post('/v1/invoices/batch', [
+      { customer_id, line_items: [{ name: 'x', unit_amount: 100, units_count: 1 }] },
+      { customer_id: 'cus_nobody', line_items: [{ name: 'x', unit_amount: 100, units_count: 1 }] },
+      { customer_id, status: 'draft', settled_at: '2024-01-10T10:00:00Z', line_items: [{ name: 'x', unit_amount: 1, units_count: 1 }] },
+    ]);
+    expect(invoices.body.invoices_created.map((i: { customer_id: string; status: string }) => [i.customer_id, i.status])).toEqual([[customer_id, 'draft']]);
+    expect(invoices.body.invoices_failed.map((f: { index: number; error: { code: string } }) => [f.index, f.error.code])).toEqual([[1, 'customer_not_found'], [2, 'settled_at_without_payment']]);
+    expect((await client.post('/v1/customers/batch', [])).status).toBe(400);
+    expect((await client.post('/v1/customers/batch', Array.from({ length: 101 }, () => ({ name: 'x' })))).status).toBe(400);
   });
 
   it('POST …/prices replaces the prices as PUT does', async () => {
