@@ -30,6 +30,11 @@ export const invoiceRoutes: RouteDefinition[] = [
     request: { query: invoiceListQuery }, response: { status: 200, schema: listOf(invoiceResource), list: true },
   },
   {
+    id: 'listInvoicesV2', method: 'GET', path: '/v2/invoices', handler: 'functions/invoices/list-v2.ts',
+    scope: 'read', tag: 'Invoices', summary: "List invoices (Hyperline's v2 path; as GET /v1/invoices)",
+    request: { query: invoiceListQuery }, response: { status: 200, schema: listOf(invoiceResource), list: true },
+  },
+  {
     id: 'getInvoice', method: 'GET', path: '/v1/invoices/{id}', handler: 'functions/invoices/get.ts',
     scope: 'read', tag: 'Invoices', summary: 'Get an invoice', request: { path: idPath }, response: { status: 200, schema: invoiceResource },
   },

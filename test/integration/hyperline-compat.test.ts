@@ -43,6 +43,9 @@ async function world(needs: string[]): Promise<Record<string, string>> {
   if (needs.includes('aggregator')) values.aggregator_id = (await client.post('/v1/aggregators', { name: 'API calls', event_type: 'api_call', operation: 'count', unit_name: 'call' })).body.id;
   values.start_date = new Date(Date.now() - 86_400_000).toISOString();
   values.end_date = new Date(Date.now() + 60_000).toISOString();
+  if (needs.includes('invoice')) {
+    expect((await client.post('/v1/invoices', { customer_id: customer.id, line_items: [{ name: 'Setup', unit_amount: 100, units_count: 1 }] })).status).toBe(201);
+  }
   if (needs.includes('event')) {
     const event = { customer_id: customer.id, event_type: 'api_call', timestamp: new Date().toISOString(), record: { id: `evt-${customer.id}`, units: 1 } };
     expect((await client.post('/v1/events', event)).status).toBe(201);
