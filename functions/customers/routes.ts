@@ -1,4 +1,5 @@
 import { listOf, type RouteDefinition } from '../route-definition';
+import { batchBody, batchResource } from '../../shared/schemas/batch';
 import { idPath } from '../../shared/schemas/common';
 import { customerCreateBody, customerListQuery, customerResource, customerUpdateBody } from '../../shared/schemas/customers';
 
@@ -7,6 +8,12 @@ export const customerRoutes: RouteDefinition[] = [
     id: 'createCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/customers/create.ts',
     scope: 'write', tag: 'Customers', summary: 'Create a customer',
     request: { body: customerCreateBody }, response: { status: 201, schema: customerResource },
+  },
+  {
+    id: 'createCustomerBatch', method: 'POST', path: '/v1/customers/batch', handler: 'functions/customers/create-batch.ts',
+    scope: 'write', tag: 'Customers', summary: 'Create 1 to 100 customers (the body is their array; Hyperline\'s batch)',
+    description: 'Each item is checked and created as by `POST /v1/customers`, in order; a refused item rejects only itself and is listed with its position and reason. See docs/hyperline.md.',
+    request: { body: batchBody }, response: { status: 201, schema: batchResource('customers', customerResource) },
   },
   {
     id: 'listCustomers', method: 'GET', path: '/v1/customers', handler: 'functions/customers/list.ts',

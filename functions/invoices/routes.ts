@@ -1,5 +1,6 @@
 import { actionsOf, listOf, type RouteDefinition } from '../route-definition';
 import { invoiceDownloadRoute, receiptDownloadRoute } from './download-route';
+import { batchBody, batchResource } from '../../shared/schemas/batch';
 import { idPath } from '../../shared/schemas/common';
 import {
   chargeBody, creditNoteCreateBody, invoiceCreateBody, invoiceListQuery, invoiceResource, invoiceUpdateBody, transactionCreateBody,
@@ -17,8 +18,20 @@ export const invoiceRoutes: RouteDefinition[] = [
     indexes: ['gsi3'],
   },
   {
+    id: 'createInvoiceBatch', method: 'POST', path: '/v1/invoices/batch', handler: 'functions/invoices/create-batch.ts',
+    scope: 'write', tag: 'Invoices', summary: 'Create 1 to 100 invoices (the body is their array; Hyperline\'s batch, for imports)',
+    description: 'Each item is checked and created as by `POST /v1/invoices` (Hyperline\'s import members included), in order; a refused item rejects only itself and is listed with its position and reason. See docs/hyperline.md.',
+    request: { body: batchBody }, response: { status: 201, schema: batchResource('invoices', invoiceResource) },
+    indexes: ['gsi3'],
+  },
+  {
     id: 'listInvoices', method: 'GET', path: '/v1/invoices', handler: 'functions/invoices/list.ts',
     scope: 'read', tag: 'Invoices', summary: 'List invoices, credit notes and documents',
+    request: { query: invoiceListQuery }, response: { status: 200, schema: listOf(invoiceResource), list: true },
+  },
+  {
+    id: 'listInvoicesV2', method: 'GET', path: '/v2/invoices', handler: 'functions/invoices/list-v2.ts',
+    scope: 'read', tag: 'Invoices', summary: "List invoices (Hyperline's v2 path; as GET /v1/invoices)",
     request: { query: invoiceListQuery }, response: { status: 200, schema: listOf(invoiceResource), list: true },
   },
   {

@@ -1,5 +1,6 @@
 import { arrayOf, dateTime, freeNumber, id, object, out, requireAll, resource, type Schema } from './common';
 import { PATTERNS } from './formats';
+import { pagingQuery } from './list-query';
 
 /** The documented bounds of an event (docs/metering.md). */
 export const EVENT_BOUNDS = {
@@ -58,6 +59,28 @@ export const usageEventResource: Schema = resource({
   ingested_at: out.dateTime,
 });
 
+/** Skipping reads every skipped event (the customer's index shards are merged, not counted): bounded. */
+export const MAX_EVENT_SKIP = 10_000;
+
+/** `GET /v1/events`: one customer's events, newest first, optionally of one type and within [timestamp__gte, timestamp__lt). */
+export const eventListQuery: Schema = object(
+  {
+    customer_id: { type: 'string', minLength: 1, maxLength: 255, description: 'Required: the `cus_` id or the external id (events are indexed per customer).' },
+    event_type: { type: 'string', minLength: 1, maxLength: EVENT_BOUNDS.eventType },
+    timestamp__gte: dateTime,
+    timestamp__lt: dateTime,
+    take: pagingQuery.take,
+    skip: { ...pagingQuery.skip, maximum: MAX_EVENT_SKIP },
+  },
+  ['customer_id'],
+);
+
+export const eventListMeta: Schema = resource({
+  taken: out.integer,
+  skipped: out.integer,
+  has_more: { ...out.boolean, description: 'Whether events follow this page (no `total`: counting would read every event of the customer).' },
+});
+
 export const eventBatchResource: Schema = resource({
   events_created: arrayOf(usageEventResource),
   events_failed: arrayOf(
@@ -72,8 +95,11 @@ export const eventBatchResource: Schema = resource({
   ),
 });
 
-/** `from` and `to` bound the period [from, to) (at most MAX_USAGE_DAYS apart). */
-export const usageQuery: Schema = object({ aggregator_id: id, from: dateTime, to: dateTime }, ['aggregator_id', 'from', 'to']);
+/**
+ * `from` and `to` (or Hyperline's `start_date` and `end_date`) bound the period [from, to) (at most MAX_USAGE_DAYS
+ * apart). With `aggregator_id`: that aggregator's usage; without: Hyperline's list, one row per aggregator.
+ */
+export const usageQuery: Schema = object({ aggregator_id: id, from: dateTime, to: dateTime, start_date: dateTime, end_date: dateTime });
 export const MAX_USAGE_DAYS = 400;
 
 export const usageResource: Schema = resource({
@@ -84,6 +110,10 @@ export const usageResource: Schema = resource({
   from: out.dateTime,
   to: out.dateTime,
   value: { ...out.integer, description: 'The aggregated value of the period [from, to).' },
+  total: { ...out.integer, description: "Hyperline's name of `value`." },
+  count: { ...out.integer, description: 'How many events the value comes from.' },
+  period_start: { ...out.dateTime, description: "Hyperline's name of `from`." },
+  period_end: { ...out.dateTime, description: "Hyperline's name of `to`." },
   days: arrayOf(
     resource({
       date: { ...out.string, description: 'A UTC day (YYYY-MM-DD), the part of it inside the period.' },
@@ -91,3 +121,16 @@ export const usageResource: Schema = resource({
     }),
   ),
 });
+
+/** Hyperline's list of a customer's usage: one row per live aggregator of the workspace, in their creation order. */
+export const usageRowsResource: Schema = arrayOf(
+  resource({
+    aggregator_id: out.string,
+    name: out.string,
+    unit_name: out.nullableString,
+    total: { ...out.integer, description: 'The aggregated value of the period.' },
+    count: { ...out.integer, description: 'How many events the total comes from.' },
+  }),
+);
+
+export const customerUsageResource: Schema = { oneOf: [usageResource, usageRowsResource] };

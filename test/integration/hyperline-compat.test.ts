@@ -10,10 +10,10 @@ import { pricedProduct, subscribe, subscriber } from '../support/subscriptions';
  * with the documented types and enums.
  */
 interface Member { type: string | string[]; enum?: string[] }
-interface Example { name: string; path?: Record<string, string>; body?: Record<string, unknown>; expect?: Record<string, unknown> }
+interface Example { name: string; path?: Record<string, string>; query?: string; body?: Record<string, unknown> | unknown[]; expect?: Record<string, unknown> }
 interface Fixture {
   route: string; ours: string; setup: string[]; examples: Example[];
-  /** `item_members`: those of each item of a `{meta, data}` list. */
+  /** `item_members`: those of each item of a `{meta, data}` list or of a bare array. */
   response: { status: number; members: Record<string, Member>; item_members?: Record<string, Member> };
 }
 
@@ -39,6 +39,16 @@ async function world(needs: string[]): Promise<Record<string, string>> {
   if (needs.some((n) => n.endsWith('subscription'))) {
     const fee = await pricedProduct(client, 'flat_fee');
     values.subscription_id = (await subscribe(client, { customer_id: customer.id, starts_at: new Date().toISOString(), products: [{ ...fee, quantity: 1 }] })).id;
+  }
+  if (needs.includes('aggregator')) values.aggregator_id = (await client.post('/v1/aggregators', { name: 'API calls', event_type: 'api_call', operation: 'count', unit_name: 'call' })).body.id;
+  values.start_date = new Date(Date.now() - 86_400_000).toISOString();
+  values.end_date = new Date(Date.now() + 60_000).toISOString();
+  if (needs.includes('invoice')) {
+    expect((await client.post('/v1/invoices', { customer_id: customer.id, line_items: [{ name: 'Setup', unit_amount: 100, units_count: 1 }] })).status).toBe(201);
+  }
+  if (needs.includes('event')) {
+    const event = { customer_id: customer.id, event_type: 'api_call', timestamp: new Date().toISOString(), record: { id: `evt-${customer.id}`, units: 1 } };
+    expect((await client.post('/v1/events', event)).status).toBe(201);
   }
   if (needs.includes('paused_subscription')) expect((await client.post(`/v1/subscriptions/${values.subscription_id}/pause`, {})).status).toBe(200);
   return values;
@@ -71,12 +81,14 @@ describe.each(fixtures)('$file: $route', (fixture) => {
   it.each(fixture.examples)('accepts "$name" and answers with the documented members', async (example) => {
     const values = await world(fixture.setup);
     const path = fixture.route.split(' ')[1]!.replace(/\{(\w+)\}/g, (_, name: string) => filled(example.path?.[name], values));
-    const reply = fixture.route.startsWith('GET ') ? await client.get(path) : await client.post(path, example.body === undefined ? undefined : filled(example.body, values));
+    const reply = fixture.route.startsWith('GET ') ? await client.get(path + filled(example.query ?? '', values)) : await client.post(path, example.body === undefined ? undefined : filled(example.body, values));
     expect({ status: reply.status, body: reply.body }).toMatchObject({ status: fixture.response.status });
     expectDocumentedMembers(reply.body, fixture.response.members);
     if (fixture.response.item_members) {
-      expect(reply.body.data.length).toBeGreaterThan(0);
-      for (const item of reply.body.data) expectDocumentedMembers(item, fixture.response.item_members);
+      // A `{meta, data}` list, or a bare array (customer usage).
+      const items = Array.isArray(reply.body) ? reply.body : reply.body.data;
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) expectDocumentedMembers(item, fixture.response.item_members);
     }
     if (example.expect) expect(reply.body).toMatchObject(example.expect);
   });
@@ -127,6 +139,67 @@ describe('the meanings behind the names', () => {
     expect([refused.status, refused.body.code]).toEqual([422, 'unsupported_cancel_date']);
     const scheduled = await client.post(`/v1/subscriptions/${subscription_id}/cancel`, { cancel_at: current.current_period_ends_at, pro_rata: false });
     expect(scheduled.body).toMatchObject({ status: 'active', cancel_at_period_end: true });
+  });
+
+  it('GET /v1/events lists one customer\'s events newest first, filtered by type and time, a page at a time', async () => {
+    const { customer_id } = await world([]);
+    const base = Date.now() - 3_600_000;
+    const events = Array.from({ length: 30 }, (_, i) => ({
+      customer_id, event_type: i % 3 === 0 ? 'storage' : 'api_call', timestamp: new Date(base + i * 60_000).toISOString(), record: { id: `list-${customer_id}-${i}` },
+    }));
+    expect((await client.post('/v1/events/batch', events)).body.events_failed).toEqual([]);
+    const ids = (body: { data: { id: string }[] }) => body.data.map((e) => e.id);
+    const newestFirst = events.map((e) => e.record.id).reverse();
+    const first = (await client.get(`/v1/events?customer_id=${customer_id}&take=12`)).body;
+    const second = (await client.get(`/v1/events?customer_id=${customer_id}&take=12&skip=12`)).body;
+    const last = (await client.get(`/v1/events?customer_id=${customer_id}&take=12&skip=24`)).body;
+    expect([...ids(first), ...ids(second), ...ids(last)]).toEqual(newestFirst);
+    expect([first.meta, last.meta]).toEqual([{ taken: 12, skipped: 0, has_more: true }, { taken: 6, skipped: 24, has_more: false }]);
+    const storage = (await client.get(`/v1/events?customer_id=${customer_id}&event_type=storage`)).body;
+    expect(ids(storage)).toEqual(events.filter((e) => e.event_type === 'storage').map((e) => e.record.id).reverse());
+    const window = (await client.get(`/v1/events?customer_id=${customer_id}&timestamp__gte=${events[10]!.timestamp}&timestamp__lt=${events[20]!.timestamp}`)).body;
+    expect(ids(window)).toEqual(newestFirst.slice(10, 20));
+    expect((await client.get('/v1/events')).status).toBe(400);
+    expect((await client.get('/v1/events?customer_id=cus_nobody')).status).toBe(404);
+  });
+
+  it("customer usage: Hyperline's row per aggregator without aggregator_id, the aggregator's usage (as before) with it", async () => {
+    const { customer_id, aggregator_id, start_date, end_date } = await world(['aggregator']);
+    // In the current hour, which the read takes from the raw events (the hour's bucket waits for the stream).
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const events = [1, 2, 3].map((i) => ({ customer_id, event_type: 'api_call', timestamp: new Date(hour + i).toISOString(), record: { id: `usage-${customer_id}-${i}` } }));
+    expect((await client.post('/v1/events/batch', events)).body.events_failed).toEqual([]);
+    const rows = (await client.get(`/v1/customers/${customer_id}/usage?start_date=${start_date}&end_date=${end_date}`)).body;
+    expect(rows.find((r: { aggregator_id: string }) => r.aggregator_id === aggregator_id)).toEqual({ aggregator_id, name: 'API calls', unit_name: 'call', total: 3, count: 3 });
+    const one = (await client.get(`/v1/customers/${customer_id}/usage?aggregator_id=${aggregator_id}&from=${start_date}&to=${end_date}`)).body;
+    expect(one).toMatchObject({ aggregator_id, value: 3, total: 3, count: 3, from: start_date, period_start: start_date, period_end: end_date });
+    expect(one.days.length).toBeGreaterThan(0);
+    expect((await client.get(`/v1/customers/${customer_id}/usage?from=${start_date}&start_date=${start_date}&to=${end_date}`)).body.code).toBe('conflicting_members');
+    expect((await client.get(`/v1/customers/${customer_id}/usage?start_date=${start_date}`)).status).toBe(400);
+  });
+
+  it('a batch creates each item as the single create does; a refused item rejects only itself, and a retry replays', async () => {
+    const { customer_id } = await world([]);
+    const headers = { authorization: `Bearer ${client.token}`, 'content-type': 'application/json', 'idempotency-key': `batch-${customer_id}` };
+    const items = [{ name: 'One', currency: 'EUR' }, { name: 'Two', currency: 'nope' }, { currency: 'EUR' }, { name: 'Three', currency: 'EUR' }];
+    const reply = await api.raw('POST', '/v1/customers/batch', { headers, body: JSON.stringify(items) }) as { status: number; body: any };
+    expect(reply.status).toBe(201);
+    expect(reply.body.customers_created.map((c: { name: string }) => c.name)).toEqual(['One', 'Three']);
+    expect(reply.body.customers_failed.map((f: { index: number }) => f.index)).toEqual([1, 2]);
+    expect(reply.body.customers_failed[1].error.message).toContain('[2]');
+    const again = await api.raw('POST', '/v1/customers/batch', { headers, body: JSON.stringify(items) }) as { status: number; body: any };
+    expect(again.body.customers_created.map((c: { id: string }) => c.id)).toEqual(reply.body.customers_created.map((c: { id: string }) => c.id));
+    expect((await client.get(`/v1/customers/${reply.body.customers_created[0].id}`)).body.name).toBe('One');
+
+    const invoices = await client.post('/v1/invoices/batch', [
+      { customer_id, line_items: [{ name: 'x', unit_amount: 100, units_count: 1 }] },
+      { customer_id: 'cus_nobody', line_items: [{ name: 'x', unit_amount: 100, units_count: 1 }] },
+      { customer_id, status: 'draft', settled_at: '2024-01-10T10:00:00Z', line_items: [{ name: 'x', unit_amount: 1, units_count: 1 }] },
+    ]);
+    expect(invoices.body.invoices_created.map((i: { customer_id: string; status: string }) => [i.customer_id, i.status])).toEqual([[customer_id, 'draft']]);
+    expect(invoices.body.invoices_failed.map((f: { index: number; error: { code: string } }) => [f.index, f.error.code])).toEqual([[1, 'customer_not_found'], [2, 'settled_at_without_payment']]);
+    expect((await client.post('/v1/customers/batch', [])).status).toBe(400);
+    expect((await client.post('/v1/customers/batch', Array.from({ length: 101 }, () => ({ name: 'x' })))).status).toBe(400);
   });
 
   it('POST …/prices replaces the prices as PUT does', async () => {

@@ -146,20 +146,25 @@ describe('credit events', () => {
     });
   });
 
+  it("maps each later change of the balance to Hyperline's credit.updated with the balance, first; no change, none", () => {
+    expect(creditBalanceEvents(balance({ balance: 50 }), balance({ balance: 30 }))).toEqual([{ type: 'credit.updated', data: toCreditBalance(balance({ balance: 30 })) }]);
+    expect(creditBalanceEvents(balance({ balance: 30 }), balance({ balance: 30, low_count_threshold: 5 }))).toEqual([]);
+  });
+
   it('maps a crossing down to the threshold to credit.low_balance, once', () => {
     const types = (b: number, a: number, threshold = 10) => creditBalanceEvents(balance({ balance: b }), balance({ balance: a, low_count_threshold: threshold })).map((e) => e.type);
-    expect(types(50, 10)).toEqual(['credit.low_balance']);
-    expect(types(11, 3)).toEqual(['credit.low_balance']);
-    expect(types(10, 3)).toEqual([]);
-    expect(types(50, 11)).toEqual([]);
-    expect(types(5, 50)).toEqual([]);
+    expect(types(50, 10)).toEqual(['credit.updated', 'credit.low_balance']);
+    expect(types(11, 3)).toEqual(['credit.updated', 'credit.low_balance']);
+    expect(types(10, 3)).toEqual(['credit.updated']);
+    expect(types(50, 11)).toEqual(['credit.updated']);
+    expect(types(5, 50)).toEqual(['credit.updated']);
   });
 
   it('maps reaching zero from above to credit.balance_at_zero (with low_balance too when it also crosses the threshold)', () => {
     const types = (b: number, a: number, threshold = 10) => creditBalanceEvents(balance({ balance: b }), balance({ balance: a, low_count_threshold: threshold })).map((e) => e.type);
-    expect(types(4, 0)).toEqual(['credit.balance_at_zero']);
-    expect(types(40, 0)).toEqual(['credit.low_balance', 'credit.balance_at_zero']);
-    expect(types(1, 0, 0)).toEqual(['credit.low_balance', 'credit.balance_at_zero']);
+    expect(types(4, 0)).toEqual(['credit.updated', 'credit.balance_at_zero']);
+    expect(types(40, 0)).toEqual(['credit.updated', 'credit.low_balance', 'credit.balance_at_zero']);
+    expect(types(1, 0, 0)).toEqual(['credit.updated', 'credit.low_balance', 'credit.balance_at_zero']);
     expect(types(0, 0)).toEqual([]);
     expect(creditBalanceEvents(balance(), undefined)).toEqual([]);
   });

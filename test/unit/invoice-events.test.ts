@@ -15,6 +15,14 @@ describe('mapChange: invoices', () => {
     expect(types(undefined, invoice({ status: 'to_pay' }))).toEqual(['invoice.created', 'invoice.ready']);
   });
 
+  it("a subscription's invoice that becomes paid is Hyperline's subscription.charged too (once), with the invoice", () => {
+    const paid = invoice({ status: 'paid', subscription_id: 'sub_1' });
+    expect(mapChange(invoice({ status: 'to_pay', subscription_id: 'sub_1' }) as never, paid as never).map((e) => [e.type, (e.data as { id: string }).id]))
+      .toEqual([['invoice.settled', 'inv_1'], ['subscription.charged', 'inv_1']]);
+    expect(types(paid, { ...paid, properties: { a: 1 } })).toEqual([]);
+    expect(types(invoice({ status: 'to_pay', subscription_id: null }), invoice({ status: 'paid', subscription_id: null }))).toEqual(['invoice.settled']);
+  });
+
   it('tells each status entered: grace period, ready, settled, errored, voided', () => {
     expect(types(invoice(), invoice({ status: 'grace_period' }))).toEqual(['invoice.grace_period.started']);
     expect(types(invoice({ status: 'grace_period' }), invoice({ status: 'to_pay' }))).toEqual(['invoice.ready']);

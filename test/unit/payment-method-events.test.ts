@@ -30,8 +30,9 @@ const deleted = () => {
 };
 
 describe('mapChange: payment methods', () => {
-  it('maps an insert to payment_method.created with the public method, is_default as it was saved', () => {
-    expect(mapChange(undefined, method() as never)).toEqual([{ type: 'payment_method.created', data: toPaymentMethod(method(), 'pm_1') }]);
+  it("maps an insert to payment_method.created and Hyperline's payment_method.activated with the public method, is_default as it was saved", () => {
+    const data = toPaymentMethod(method(), 'pm_1');
+    expect(mapChange(undefined, method() as never)).toEqual([{ type: 'payment_method.created', data }, { type: 'payment_method.activated', data }]);
     expect(mapChange(undefined, method() as never)[0]!.data).toMatchObject({ is_default: true });
     expect(mapChange(undefined, method({ created_as_default: false }) as never)[0]!.data).toMatchObject({ is_default: false });
   });

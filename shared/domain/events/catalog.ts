@@ -14,7 +14,7 @@ export const EVENT_TYPES = [
   'subscription.paused', 'subscription.resumed', 'subscription.trial_ending', 'subscription.trial_ended',
   'subscription.migrated', 'entitlements.updated',
   // Hyperline's (docs/hyperline.md).
-  'subscription.cancellation_scheduled', 'subscription.reactivated',
+  'subscription.cancellation_scheduled', 'subscription.reactivated', 'subscription.charged',
   'invoice.created', 'invoice.grace_period.started', 'invoice.ready', 'invoice.settled', 'invoice.errored', 'invoice.voided',
   'invoice.payment_failed', 'invoice.payment_action_required', 'invoice.payment_disputed', 'invoice.reminder_due',
   'credit_note.ready', 'credit_note.settled',
@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   'credit.created', 'credit.topup_transaction_created', 'credit.usage_transaction_created',
   'credit.expiration_transaction_created', 'credit.low_balance', 'credit.balance_at_zero',
   'payment_method.created', 'payment_method.deleted', 'payment_method.expiring',
+  // Hyperline's (docs/hyperline.md): each balance change; a saved method (active at once).
+  'credit.updated', 'payment_method.activated',
   'event.price_calculated',
   'alert.triggered',
   'export.completed',

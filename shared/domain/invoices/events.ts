@@ -15,6 +15,8 @@ const INVOICE_STATUS_EVENTS: Partial<Record<InvoiceStatus, EventType>> = {
  * Invoices and documents: `invoice.created` when written, then one event per status entered. Credit notes:
  * `credit_note.ready` when issued and `credit_note.settled` once refunded (they are issued settled when nothing waits
  * for a provider, so both come together). Data is the invoice (or credit note) as returned by the API.
+ * A subscription's invoice that becomes paid also emits Hyperline's `subscription.charged` (docs/hyperline.md), with
+ * the invoice as data (it names the subscription): the stream sees the invoice alone.
  */
 export function invoiceEvents(before: InvoiceItem | undefined, after: InvoiceItem | undefined): EventDraft[] {
   if (!after) return [];
@@ -26,6 +28,7 @@ export function invoiceEvents(before: InvoiceItem | undefined, after: InvoiceIte
   const status = entered && INVOICE_STATUS_EVENTS[entered];
   return [
     ...(before ? [] : [{ type: 'invoice.created' as const, data }]), ...(status ? [{ type: status, data }] : []), ...dunningEvents(before, after, data),
+    ...(entered === 'paid' && after.subscription_id ? [{ type: 'subscription.charged' as const, data }] : []),
     ...(newlyAwaitingAction(before, after) ? [{ type: 'invoice.payment_action_required' as const, data }] : []),
     ...(newlyDisputed(before, after) ? [{ type: 'invoice.payment_disputed' as const, data }] : []),
   ];

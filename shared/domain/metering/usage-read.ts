@@ -11,6 +11,8 @@ const HOUR_MS = 3_600_000;
 
 export interface Usage {
   value: number;
+  /** How many events (of the aggregator's type, matching its filters) the value comes from. */
+  count: number;
   /** Per UTC day of the period, in order: the value of the part of that day inside the period. */
   days: Array<{ date: string; value: number }>;
 }
@@ -45,7 +47,8 @@ export async function readUsage(ctx: Ctx, customerId: string, aggregator: Aggreg
   );
   const partial = edgeEvents.flatMap((events) => byHour(aggregator, events));
   const buckets = [...recomputed, ...partial].sort((a, b) => (a.hour < b.hour ? -1 : a.hour > b.hour ? 1 : 0));
-  return { value: valueOf(aggregator.operation, buckets.map((b) => b.state)), days: perDay(aggregator, buckets, start, end) };
+  const states = buckets.map((b) => b.state);
+  return { value: valueOf(aggregator.operation, states), count: states.reduce((n, b) => n + b.count, 0), days: perDay(aggregator, buckets, start, end) };
 }
 
 /** The stored hours of the range, each hour's shard items as one bucket. */

@@ -3,7 +3,7 @@ import { listCreditBalances } from '../credits/balances';
 import { updateCustomer } from '../customers/update';
 import type { Invoice } from '../invoices/invoice';
 import { listInvoices } from '../invoices/read';
-import { getCustomerUsage } from '../metering/customer-usage';
+import { aggregatorUsage } from '../metering/customer-usage';
 import { activeSubscriptionsOf } from '../metering/customer-subscriptions';
 import type { PaymentMethod } from '../payment-methods/payment-method';
 import { createPaymentMethod, saveAttachedMethod } from '../payment-methods/create';
@@ -65,7 +65,7 @@ async function currentUsage(ctx: Ctx, customerId: string): Promise<UsageLine[]> 
   return Promise.all(
     metered.map(async ({ s, p }) => {
       const since = s.current_period_started_at < now ? s.current_period_started_at : now;
-      const usage = since < now ? await getCustomerUsage(ctx, customerId, { aggregator_id: p.aggregator_id!, from: since, to: now }) : { value: 0 };
+      const usage = since < now ? await aggregatorUsage(ctx, customerId, p.aggregator_id!, since, now) : { value: 0 };
       return { product: p.name, unit: unitNameOf(p), value: usage.value, since };
     }),
   );

@@ -6,6 +6,7 @@ export const customerFixtures: AreaFixtures = {
   },
   bodies: {
     createCustomer: { name: 'C' },
+    createCustomerBatch: [{ name: 'C' }],
     updateCustomer: { name: 'Changed by another workspace' },
   },
 };

@@ -30,6 +30,7 @@ export const invoiceFixtures: AreaFixtures = {
   },
   bodies: {
     createInvoice: { customer_id: 'cus_unknown', line_items: [{ name: 'Setup', unit_amount: 100 }] },
+    createInvoiceBatch: [{ customer_id: 'cus_unknown', line_items: [{ name: 'Setup', unit_amount: 100 }] }],
     updateInvoice: { custom_note: 'Thanks' },
     chargeInvoice: {},
     createInvoiceTransaction: { amount: 100 },

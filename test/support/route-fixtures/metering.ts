@@ -10,6 +10,7 @@ export const meteringFixtures: AreaFixtures = {
     ingestEventBatch: [event],
   },
   queries: {
+    listEvents: '?customer_id=cus_matrix',
     getCustomerUsage: `?aggregator_id=agg_matrix&from=2026-01-01T00:00:00.000Z&to=2026-02-01T00:00:00.000Z`,
   },
 };
