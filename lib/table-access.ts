@@ -31,9 +31,10 @@ export const workerTableAccess = {
   streamEvents: { actions: workerActions, indexes: ['gsi1'] },
   /**
    * Applies usage to hour buckets (read and written by key, the workspace's aggregators by Query); finds the credit
-   * products naming an aggregator (gsi3) to consume credits by usage.
+   * products naming an aggregator (gsi3) to consume credits by usage; a customer's active subscriptions (gsi2) for
+   * their billing thresholds and the alerts (docs/usage-billing.md).
    */
-  streamUsage: { actions: workerActions, indexes: ['gsi3'] },
+  streamUsage: { actions: workerActions, indexes: ['gsi2', 'gsi3'] },
   /** Reads a delivery and its message, records the attempt and the delivery's next state. */
   deliverWebhooks: { actions: workerActions, indexes: [] },
   /**

@@ -15,7 +15,10 @@ const isoDay = (at: Date) => at.toISOString().slice(0, 10);
  * event listing): a chart with its figures as a table.
  */
 export async function usageChart(customerId: string, aggregator: { id: string; name: string }, from: Date, to: Date): Promise<HTMLElement> {
-  const usage = ok(await api.GET('/v1/customers/{id}/usage', { params: { path: { id: customerId }, query: { aggregator_id: aggregator.id, from: from.toISOString(), to: to.toISOString() } } }));
+  const answer = ok(await api.GET('/v1/customers/{id}/usage', { params: { path: { id: customerId }, query: { aggregator_id: aggregator.id, from: from.toISOString(), to: to.toISOString() } } }));
+  // With `aggregator_id` the API answers that aggregator's reading; the list (one row per aggregator) is without it.
+  if (Array.isArray(answer)) throw new Error('GET /v1/customers/{id}/usage answered a list for one aggregator');
+  const usage = answer;
   const unit = usage.unit_name ? ` (${usage.unit_name})` : '';
   return h(
     'div',
