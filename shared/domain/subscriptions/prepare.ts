@@ -321,7 +321,7 @@ export async function prepareSubscriptionUpdate(ctx: Ctx, id: string, change: Su
 
 /**
  * The checked products of a new list, each one the subscription already has (same product and configuration) keeping
- * its id, whether it was billed (one-off), its meter snapshot and its invoiced usage.
+ * its id, whether it was billed (one-off), its meter snapshot, its invoiced usage and its committed count (billing terms).
  */
 export function keepIdentities(before: StoredSubscriptionProduct[], after: StoredSubscriptionProduct[]): StoredSubscriptionProduct[] {
   const unused = [...before];
@@ -331,7 +331,8 @@ export function keepIdentities(before: StoredSubscriptionProduct[], after: Store
     const [was] = unused.splice(kept, 1);
     // A kept product keeps its meter (the aggregator snapshot, whatever its catalog product names now) and what its
     // periods were invoiced for.
-    const meter = was!.aggregator_id && product.fee_timing === 'in_arrears' ? { aggregator_id: was!.aggregator_id, unit_name: was!.unit_name ?? null, invoiced_usage: was!.invoiced_usage ?? [] } : {};
+    const committed = was!.min_committed_count ? { min_committed_count: was!.min_committed_count } : {};
+    const meter = was!.aggregator_id && product.fee_timing === 'in_arrears' ? { aggregator_id: was!.aggregator_id, unit_name: was!.unit_name ?? null, invoiced_usage: was!.invoiced_usage ?? [], ...committed } : {};
     return { ...product, id: was!.id, ...(was!.billed && { billed: true }), ...meter };
   });
 }
