@@ -44,26 +44,25 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
   replay?: Replay<HandlerInput<Body, Query, Path>>,
 ) {
   const contexts = new WeakMap<object, Ctx>();
-  const clocked = new WeakMap<object, Ctx>();
   const limiter = rateLimiter<HttpEvent>(route, (event) => contexts.get(event));
   const stack = middy<HttpEvent, APIGatewayProxyResultV2>()
     // First, so that it sees the final response (its after and onError run last): one log line per request.
     .use(requestLog(route))
     .use({
       before: async ({ event }) => {
-        const ctx = requestCtx(event, route.scope);
-        contexts.set(event, ctx);
-        // Rates count in real time; everything else reads the workspace's clock (a test clock's, docs/test-clocks.md).
+        contexts.set(event, requestCtx(event, route.scope));
         // Invoices and quotes carry signed links to their hosted pages: the key is read once per instance.
-        const [onClock] = await Promise.all([onWorkspaceClock(ctx), linkKeyReady()]);
-        clocked.set(event, onClock);
+        await linkKeyReady();
       },
     })
     .use(limiter.middleware)
     .use({
-      before: ({ event }) => {
+      before: async ({ event }) => {
         const parts = requestParts(route, event);
-        inputs.set(event, { ctx: clocked.get(event)!, ...parts, headers: event.headers, sourceIp: event.requestContext.http?.sourceIp });
+        // Rates count in real time; the request reads the workspace's clock (a test clock's, docs/test-clocks.md),
+        // looked up only for a request the limiter let through and whose input is well formed.
+        const ctx = await onWorkspaceClock(contexts.get(event)!);
+        inputs.set(event, { ctx, ...parts, headers: event.headers, sourceIp: event.requestContext.http?.sourceIp });
       },
     })
     .use(idempotency(route, (event) => inputs.get(event), replay as Replay | undefined))

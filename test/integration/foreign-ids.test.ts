@@ -240,6 +240,11 @@ const SWEEPS: Record<string, Sweep> = {
     request: (w) => ({ method: 'POST', path: '/v1/events', body: { customer_id: w.customer, event_type: 'api_call', timestamp: new Date().toISOString(), record: { id: code() } } }),
     members: { 'body.customer_id': 'customer' },
   },
+  listEvents: {
+    // The customer is required (events are indexed per customer): another workspace's is an unknown one (404).
+    request: () => ({ method: 'GET', path: '/v1/events' }),
+    members: { 'query.customer_id': 'customer' },
+  },
   getCustomerUsage: {
     request: (w) => {
       const to = new Date(); // the period [to − 1 day, to)
@@ -268,6 +273,9 @@ const FILTERS: Record<string, Kind> = {
   'listInvoices query.customer_id': 'customer',
   'listInvoices query.subscription_id': 'subscription',
   'listInvoices query.original_invoice_id': 'customer',
+  'listInvoicesV2 query.customer_id': 'customer',
+  'listInvoicesV2 query.subscription_id': 'subscription',
+  'listInvoicesV2 query.original_invoice_id': 'customer',
   'listWallets query.customer_id': 'customer',
   'listWalletsV2 query.customer_id': 'customer',
   'listEmails query.customer_id': 'customer',

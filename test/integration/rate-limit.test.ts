@@ -279,6 +279,8 @@ describe('headers', () => {
     const client = await api.client();
     const restore = useRateLimits(null);
     try {
+      // The workspace's first request on this instance also reads its mode (live or test: docs/test-clocks.md), once.
+      await client.get('/v1/customers/cus_01J00000000000000000000000');
       const before = dynamoCallCount();
       const reply = await client.get('/v1/customers/cus_01J00000000000000000000000');
       expect([reply.status, limitHeaders(reply).limit, dynamoCallCount() - before]).toEqual([404, null, 1]);

@@ -4,7 +4,7 @@ import { readWorkspaceRecord } from './test-clock';
 
 /**
  * Live workspaces this instance has read: a workspace's mode is fixed at its creation, so a live one is never read
- * again and its requests pay nothing. A test workspace's clock is read on every use (one strongly consistent GetItem):
+ * again and its requests pay nothing (its first request on an instance pays one GetItem). A test workspace's clock is read on every use (one strongly consistent GetItem):
  * another instance may have advanced it. Bounded, as a Lambda instance may serve many workspaces.
  */
 const knownLive = new Set<string>();
@@ -14,7 +14,8 @@ const MOST_REMEMBERED = 10_000;
 export async function workspaceClock(workspaceId: string, fallback: Clock = processClock): Promise<{ clock: Clock; testClock?: string }> {
   if (knownLive.has(workspaceId)) return { clock: fallback };
   const record = await readWorkspaceRecord(workspaceId);
-  if (record && record.mode !== 'test') {
+  // No record: a workspace only a credential names (never made test, which only `workspace create --test` does).
+  if (record?.mode !== 'test') {
     if (knownLive.size >= MOST_REMEMBERED) knownLive.clear();
     knownLive.add(workspaceId);
   }
