@@ -9,6 +9,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { openApiDocument } from '../lib/openapi';
+import { parseCommandLine } from './command-line';
+
+parseCommandLine('usage: tsx bin/generate-dashboard-schema.ts   (run by npm install, npm run generate)\n  writes the dashboard\'s API types into dashboard/src/api/schema.d.ts', {});
 
 const target = join(dirname(fileURLToPath(import.meta.url)), '..', 'dashboard', 'src', 'api', 'schema.d.ts');
 const ast = await openapiTS(openApiDocument() as unknown as Parameters<typeof openapiTS>[0]);
