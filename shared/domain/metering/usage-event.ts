@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context';
 import type { PropertyValue } from './aggregator';
+import { shardOf as shardOfId } from '../../db/shards';
 
 /** The `_type` of a stored usage event: the stream turns its changes into usage (apply-usage.ts). */
 export const USAGE_EVENT = 'usage_event';
@@ -58,12 +59,8 @@ const ws = (ctx: Ctx) => `WS#${ctx.workspaceId}`;
 /** One partition per record id: a resend replaces the event, and writes of one customer spread over partitions. */
 export const usageEventKey = (ctx: Ctx, recordId: string) => ({ pk: `${ws(ctx)}#UEVT#${recordId}`, sk: 'UEVT' });
 
-/** FNV-1a: a stable, cheap spread of record ids over the index shards. */
-export function shardOf(recordId: string, shards = EVENT_INDEX_SHARDS): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < recordId.length; i++) hash = Math.imul(hash ^ recordId.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % shards;
-}
+/** A record id's index shard: the shared FNV-1a spread (shared/db/shards.ts) over EVENT_INDEX_SHARDS. */
+export const shardOf = (recordId: string, shards = EVENT_INDEX_SHARDS): number => shardOfId(recordId, shards);
 
 /** The customer's events by time, in EVENT_INDEX_SHARDS partitions: `gsi2sk` = `<timestamp>#<record id>`. */
 export const customerEventsPartition = (ctx: Ctx, customerId: string, shard: number) => `${ws(ctx)}#UEVTCUS#${customerId}#${shard}`;
