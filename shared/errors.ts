@@ -74,6 +74,8 @@ export class ServiceUnavailable extends DomainError {
   readonly status = 503;
   constructor(message = 'The service is busy; retry the request.') {
     super('service_unavailable', message);
+    // A second is DynamoDB's own scale: a throttled partition or a conflicting transaction is past by then.
+    this.headers = { 'retry-after': '1' };
   }
 }
 

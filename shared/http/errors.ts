@@ -1,15 +1,26 @@
 import type middy from '@middy/core';
-import { DomainError } from '../errors';
+import { isTransient } from '../db/transient';
+import { DomainError, ServiceUnavailable } from '../errors';
 import { logger } from '../observability/logger';
 import type { RouteMeta } from './route-meta';
 import { eventRequestId } from './request-id';
 import { json, type HttpResponse } from './responses';
 
 /**
- * Maps any error to a JSON response. Domain errors keep their status, code and message; anything else is a
- * 500 with a generic message and the request id only (the details go to the log, never to the client).
+ * Maps any error to a JSON response. Domain errors keep their status, code and message; a transient failure (a
+ * throttle, conflict or fault DynamoDB or another service kept answering after the SDK's retries, the network, the
+ * invocation running out of time) is a 503 `service_unavailable` with `Retry-After`, logged as a warning: nothing the
+ * client sent is wrong, the same request may succeed in a moment. Anything else is a 500 with a generic message and
+ * the request id only (the details go to the log, never to the client).
  */
+/** A timeout's 503: unlike a refused write, what the request did may have been applied. */
+const TIMED_OUT = 'The request ran out of time before its answer, and may have been applied: retry it with the same Idempotency-Key (docs/idempotency.md).';
+
 export function errorResponse(route: Pick<RouteMeta, 'errorFormat'> & { path?: string }, error: unknown, requestId: string, gatewayRequestId = requestId): HttpResponse {
+  if (!(error instanceof DomainError) && isTransient(error)) {
+    logger.warn('transient failure answered 503', { request_id: requestId, error: error instanceof Error ? error : String(error) });
+    return errorResponse(route, new ServiceUnavailable(error instanceof Error && error.name === 'TimeoutError' ? TIMED_OUT : undefined), requestId, gatewayRequestId);
+  }
   if (error instanceof DomainError) {
     if (route.errorFormat === 'oauth' && error.status === 400) return oauthError(route, error, requestId);
     if (route.errorFormat === 'oauth' && error.status === 429) return oauthRateLimited(error, requestId);

@@ -1,5 +1,5 @@
 import { ServiceUnavailable } from '../../shared/errors';
-import { isTransient } from '../../shared/domain/events/quarantine';
+import { isTransient } from '../../shared/db/transient';
 
 const sdk = (name: string, fault: 'client' | 'server', extra: object = {}) => Object.assign(new Error(name), { name, $fault: fault, ...extra });
 const network = (code: string) => Object.assign(new Error(code), { code });

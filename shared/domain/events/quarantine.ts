@@ -4,7 +4,6 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { clock } from '../../clock';
 import { db, tableName } from '../../db/client';
 import { writeUnlessDone } from '../../db/transactions';
-import { ServiceUnavailable } from '../../errors';
 import { workspaceOf } from '../../db/keys';
 import { processRecord } from './stream-record';
 import { applyUsageRecords } from '../metering/usage-stream';
@@ -48,29 +47,6 @@ export interface QuarantineItem {
 export type QuarantinedRecord = Omit<QuarantineItem, 'pk' | 'sk' | '_type' | 'record'> & { replayable: boolean };
 
 const partitionOf = (workspaceId: string | null) => (workspaceId ? `WS#${workspaceId}#${QUARANTINE}` : UNKNOWN_WORKSPACE_PARTITION);
-
-/** Failures that say "try again later" (throttling, capacity, network, credentials, a missing resource), not "this record is bad". */
-const TRANSIENT_NAMES = new Set([
-  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException',
-  'TransactionConflictException', 'TransactionInProgressException', 'InternalServerError', 'InternalFailure',
-  'ServiceUnavailable', 'ServiceUnavailableException', 'RequestTimeout', 'RequestTimeoutException', 'TimeoutError',
-  'AbortError', 'AccessDeniedException', 'AccessDenied', 'UnrecognizedClientException', 'ExpiredTokenException',
-  'InvalidClientTokenId', 'CredentialsProviderError', 'ResourceNotFoundException', 'QueueDoesNotExist',
-  'AWS.SimpleQueueService.NonExistentQueue', 'KMS.ThrottlingException',
-]);
-const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED']);
-
-/**
- * A transient failure is retried (the batch resumes at the record, in order); any other one is deterministic (the
- * record cannot be mapped, or DynamoDB refuses what it maps to: ValidationException for size or depth) and the
- * record is quarantined. Unknown errors count as deterministic: retrying them forever is what stops the stream.
- */
-export function isTransient(error: unknown): boolean {
-  if (error instanceof ServiceUnavailable) return true; // translateWriteError's "conflict or throttle"
-  if (!(error instanceof Error)) return false;
-  const sdk = error as Error & { $fault?: string; $retryable?: unknown; code?: string };
-  return sdk.$fault === 'server' || Boolean(sdk.$retryable) || TRANSIENT_NAMES.has(error.name) || TRANSIENT_CODES.has(sdk.code ?? '');
-}
 
 const reasonOf = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 1000);
 

@@ -1,6 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { eachLimited, pushTo } from '../../concurrency';
-import { isTransient, quarantine } from './quarantine';
+import { isTransient } from '../../db/transient';
+import { quarantine } from './quarantine';
 
 /** A record whose work must be retried (it and every record after it in the batch), or undefined. */
 export type Failure = DynamoDBRecord | undefined;

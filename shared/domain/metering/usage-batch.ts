@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { isTransient } from '../events/quarantine';
+import { isTransient } from '../../db/transient';
 import { isolated, logRetry, processByItemKey, type Failure } from '../events/stream-batch';
 import { applyUsageRecords } from './usage-stream';
 
