@@ -4,4 +4,4 @@ import { route as single } from '../../shared/schemas/generated/ingestEvent.js';
 import { route } from '../../shared/schemas/generated/ingestEventBatch.js';
 
 /** Each element is checked with the single-event route's own validator, so both routes accept exactly the same events. */
-export const handler = httpHandler<unknown[], { with_price_calculation: boolean }>(route, ({ ctx, body, query }) => ingestBatch(ctx, body, single.validate.body!, query));
+export const handler = httpHandler<unknown[], { with_price_calculation: boolean }>(route, ({ ctx, body, query, answerBy }) => ingestBatch(ctx, body, single.validate.body!, query, answerBy));

@@ -59,8 +59,11 @@ export function apiGatewayEvent(
   };
 }
 
-export function lambdaContext(functionName: string, requestId: string): Context {
-  const deadline = Date.now() + 30_000;
+/** An invocation's time, locally: API Gateway's 30 s integration limit (a test may give less: `startLocalApi`'s `invocationMs`). */
+export const LOCAL_INVOCATION_MS = 30_000;
+
+export function lambdaContext(functionName: string, requestId: string, invocationMs = LOCAL_INVOCATION_MS): Context {
+  const deadline = Date.now() + invocationMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

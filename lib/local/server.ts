@@ -52,7 +52,7 @@ export async function loadHandlers(table: RouteDefinition[] = routes): Promise<M
  * further than API Gateway's limit.
  */
 export async function startLocalApi(
-  options: { keys: LocalKeys; port?: number; host?: string; credentialCaching?: boolean; devRoutes?: boolean; dashboard?: boolean },
+  options: { keys: LocalKeys; port?: number; host?: string; credentialCaching?: boolean; devRoutes?: boolean; dashboard?: boolean; invocationMs?: number },
 ): Promise<LocalApi> {
   // The development routes (lib/local/dev-routes.ts) only when asked: `npm start` asks, the tests that use them too.
   const table = options.devRoutes ? [...routes, ...devRoutes] : routes;
@@ -117,7 +117,7 @@ export async function startLocalApi(
 
     const event = apiGatewayEvent(request, url, match.route, match.pathParameters, authorizerContext, body, ids.gatewayRequestId);
     const handler = handlers.get(match.route.id)!;
-    const result = await handler(event, lambdaContext(match.route.id, ids.gatewayRequestId));
+    const result = await handler(event, lambdaContext(match.route.id, ids.gatewayRequestId, options.invocationMs));
     writeLambdaResult(response, requestId, result);
   }
 

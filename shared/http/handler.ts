@@ -23,6 +23,12 @@ export interface HandlerInput<Body, Query, Path> {
   headers: HttpEvent['headers'];
   /** The client's address as API Gateway saw it (`requestContext.http.sourceIp`); absent for an in-process call. */
   sourceIp?: string;
+  /**
+   * When the core should have its answer (ms since the epoch): the invocation's end less a reserve to send it, so a
+   * core doing bounded, resumable work (a batch of writes) can stop and say what is left instead of being cut off.
+   * Infinity when the invocation has no time limit (an in-process call).
+   */
+  answerBy: number;
 }
 
 type Core<Body, Query, Path> = (input: HandlerInput<Body, Query, Path>) => Promise<unknown>;
@@ -57,12 +63,13 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
     })
     .use(limiter.middleware)
     .use({
-      before: async ({ event }) => {
+      before: async ({ event, context }) => {
+        const answerBy = answerDeadline(context);
         const parts = requestParts(route, event);
         // Rates count in real time; the request reads the workspace's clock (a test clock's, docs/test-clocks.md),
         // looked up only for a request the limiter let through and whose input is well formed.
         const ctx = await onWorkspaceClock(contexts.get(event)!);
-        inputs.set(event, { ctx, ...parts, headers: event.headers, sourceIp: event.requestContext.http?.sourceIp });
+        inputs.set(event, { ctx, ...parts, headers: event.headers, sourceIp: event.requestContext.http?.sourceIp, answerBy });
       },
     })
     .use(idempotency(route, (event) => inputs.get(event), replay as Replay | undefined))
@@ -76,4 +83,14 @@ export function httpHandler<Body = unknown, Query = Record<string, unknown>, Pat
     .use(errorMapping(route))
     .handler(async (event) => withClaimOf(event, () => core(inputs.get(event) as HandlerInput<Body, Query, Path>)) as Promise<APIGatewayProxyResultV2>);
   return limiter.wrap(stack);
+}
+
+/** What an invocation keeps to turn a core's result into its response, of its remaining time: a tenth, at most a second. */
+const ANSWER_RESERVE = { share: 0.1, maxMs: 1_000 };
+
+/** `HandlerInput.answerBy` of an invocation (Lambda's context tells its remaining time; an in-process call has none). */
+export function answerDeadline(context: { getRemainingTimeInMillis?: () => number } | undefined): number {
+  const remaining = context?.getRemainingTimeInMillis?.();
+  if (remaining === undefined || !Number.isFinite(remaining)) return Number.POSITIVE_INFINITY;
+  return Date.now() + remaining - Math.min(ANSWER_RESERVE.maxMs, remaining * ANSWER_RESERVE.share);
 }

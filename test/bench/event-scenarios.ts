@@ -251,6 +251,16 @@ export interface NoiseResults extends NoiseBench {
 /** Spreads the moments of the changes over the poller's 200 ms cycle (golden-ratio offsets, 0–220 ms). */
 const phaseOffset = (i: number): number => Math.floor(((i * 0.6180339887) % 1) * 220);
 
+/** Sends a batch of events as a client should: those that failed `throttled` (not stored in time) again, until none is left. */
+async function sendAll(call: ApiCall, events: unknown[]): Promise<void> {
+  for (let pending = events; pending.length > 0;) {
+    const { events_failed: failed } = await call<{ events_failed: { index: number; error: { code: string; message: string } }[] }>('POST', '/v1/events/batch', 201, pending);
+    const other = failed.find((f) => f.error.code !== 'throttled');
+    if (other) throw new Error(`POST /v1/events/batch refused event ${other.index}: ${other.error.code}: ${other.error.message}`);
+    pending = failed.map((f) => pending[f.index]);
+  }
+}
+
 /** A workspace with one metered customer (a sum aggregator) that sends `events` usage events as fast as it can. */
 async function startNoise(options: ChangeBench, noise: NoiseBench): Promise<{ ingested: Promise<number>; applied: Promise<number> }> {
   const call = apiClient(options.baseUrl, await signToken(options.keys, { workspace: `ws_bench_noise_${shortId()}`, scope: 'read write' }));
@@ -267,7 +277,7 @@ async function startNoise(options: ChangeBench, noise: NoiseBench): Promise<{ in
       const events = Array.from({ length: Math.min(noise.batchSize, noise.events - b * noise.batchSize) }, (_, i) => ({
         customer_id: customer.id, event_type: 'llm.completion', timestamp: new Date(now - (b * noise.batchSize + i)).toISOString(), record: { id: `n-${b}-${i}`, tokens: 1 },
       }));
-      await call('POST', '/v1/events/batch', 201, events);
+      await sendAll(call, events);
     }
   };
   const ingested = Promise.all(Array.from({ length: noise.concurrency }, sender)).then(() => (performance.now() - started) / 1000);

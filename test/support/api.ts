@@ -42,13 +42,14 @@ export const newWorkspace = (): string => `ws_${randomUUID().replace(/-/g, '').s
  * are those, for the whole process, until `close`. Credentials are cached as on AWS (shared/identity/resolution-cache.ts),
  * unless `credentialCaching` is false: then every request resolves its credential anew. `devRoutes`: also those of
  * `npm start` (lib/local/dev-routes.ts). `dashboard`: also the operators' dashboard at /dashboard (docs/dashboard.md).
+ * `invocationMs`: each handler's time (its Lambda context's), 30 s unless given.
  */
 export async function startTestApi(
-  options: { events?: boolean; rateLimits?: RateLimitSettings; credentialCaching?: boolean; devRoutes?: boolean; dashboard?: boolean } = {},
+  options: { events?: boolean; rateLimits?: RateLimitSettings; credentialCaching?: boolean; devRoutes?: boolean; dashboard?: boolean; invocationMs?: number } = {},
 ): Promise<TestApi> {
   const keys = await generateKeys();
   const restoreRateLimits = useRateLimits(options.rateLimits ?? null);
-  const api: LocalApi = await startLocalApi({ keys, port: 0, credentialCaching: options.credentialCaching, devRoutes: options.devRoutes, dashboard: options.dashboard });
+  const api: LocalApi = await startLocalApi({ keys, port: 0, credentialCaching: options.credentialCaching, devRoutes: options.devRoutes, dashboard: options.dashboard, invocationMs: options.invocationMs });
   const workspaces = new Set<string>();
   const events = options.events ? await startEventPipeline(workspaces) : undefined;
 

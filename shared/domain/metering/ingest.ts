@@ -34,9 +34,12 @@ export type Checked = { index: number; event: EventInput } | EventFailure;
  * Stores events under `(workspace, record.id)` with BatchWriteItem: a resend replaces the event, and its usage is
  * updated by the stream from the old and new versions (apply-usage.ts), so nothing is counted twice. Events are
  * checked one by one (time horizon, size, customer); a failure never rejects the others. Within one batch the last
- * event of a record id is the one kept. Events DynamoDB still refuses after retries fail with `throttled`.
+ * event of a record id is the one kept. Events DynamoDB still refuses after retries, or not written by `deadline`
+ * (ms since the epoch: the request's answer is due), fail with `throttled`; sent again, they are stored once.
  */
-export async function ingestEvents(ctx: Ctx, checked: Checked[], decorate: (item: UsageEventItem) => Promise<UsageEventItem> | UsageEventItem = (i) => i): Promise<IngestResult> {
+export async function ingestEvents(
+  ctx: Ctx, checked: Checked[], decorate: (item: UsageEventItem) => Promise<UsageEventItem> | UsageEventItem = (i) => i, deadline = Number.POSITIVE_INFINITY,
+): Promise<IngestResult> {
   const failed: EventFailure[] = checked.filter((c): c is EventFailure => 'error' in c);
   const valid = checked.filter((c): c is { index: number; event: EventInput } => !('error' in c));
   const now = ctx.clock.now();
@@ -54,10 +57,10 @@ export async function ingestEvents(ctx: Ctx, checked: Checked[], decorate: (item
   }
   // Decorated all at once: a decorator that reads per customer (price-calculation.ts) reads its customers in parallel.
   const items = await Promise.all(accepted.map(async ({ customerId, ...entry }) => ({ ...entry, item: await decorate(eventItem(ctx, entry.event, customerId, now)) })));
-  const unwritten = await writeLatest(items.map((i) => i.item));
+  const unwritten = await writeLatest(items.map((i) => i.item), deadline);
   const created: PublicUsageEvent[] = [];
   for (const { index, event, item } of items) {
-    if (unwritten.has(item.id)) failed.push({ index, event, error: { code: 'throttled', message: 'DynamoDB refused the write after retries; send this event again (same record.id).' } });
+    if (unwritten.has(item.id)) failed.push({ index, event, error: { code: 'throttled', message: 'The event was not stored in time (DynamoDB throttled or slow); send it again (same record.id).' } });
     else created.push(toUsageEvent(item));
   }
   failed.sort((a, b) => a.index - b.index);
@@ -100,8 +103,8 @@ export function eventItem(ctx: Ctx, event: EventInput, customerId: string, now: 
   };
 }
 
-/** Writes the last item of each record id (putItems); returns the ids DynamoDB still refused. */
-async function writeLatest(items: UsageEventItem[]): Promise<Set<string>> {
+/** Writes the last item of each record id (putItems); returns the ids DynamoDB still refused or did not take by `deadline`. */
+async function writeLatest(items: UsageEventItem[], deadline: number): Promise<Set<string>> {
   const latest = [...new Map(items.map((item) => [item.id, item])).values()];
-  return new Set((await putItems(latest)).map((item) => item.id));
+  return new Set((await putItems(latest, deadline)).map((item) => item.id));
 }
