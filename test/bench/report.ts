@@ -464,7 +464,7 @@ export function changeReading(change: ChangeToListedResults): string {
     `holds the message, polled every ${change.pollIntervalMs} ms (${change.pollsPerSample.toFixed(1)} listings per change on average). ` +
     'Most of it is the stream poller\'s wait: it sleeps 200 ms after a pass that found nothing, so a change waits 0–200 ms ' +
     'for the next GetRecords (a pass also re-describes the table and its stream at least once a second); then the stream ' +
-    'handler writes the event and its message (one transaction) and looks for subscribed endpoints, and the next listing, ' +
+    'handler writes the event and its message (one transaction per change) and looks for subscribed endpoints, and the next listing, ' +
     `at most ${change.pollIntervalMs} ms later, shows it. On AWS the event source mapping polls the stream itself; this is the local runtime's figure.`;
 }
 
