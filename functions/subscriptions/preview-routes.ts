@@ -18,5 +18,8 @@ export const subscriptionPreviewRoutes: RouteDefinition[] = [
     id: 'previewSubscriptionChange', method: 'POST', path: '/v2/subscriptions/{id}/preview', handler: 'functions/subscriptions/preview-change.ts',
     scope: 'write', tag: 'Subscriptions', summary: 'Preview a change of products: its proration, from the body of PATCH /v2/subscriptions/{id} (nothing is changed)',
     request: { path: idPath, body: subscriptionChangePreviewBody }, response: { status: 200, schema: subscriptionChangePreviewResource },
+    // As PATCH, it decides on the subscription up to date: billing dates already due are billed first (settle.ts,
+    // upToDate; not the preview's effect), reading metered usage (gsi2) and creating invoices (gsi3).
+    indexes: ['gsi2', 'gsi3'],
   },
 ];
