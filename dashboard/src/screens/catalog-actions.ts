@@ -1,9 +1,9 @@
 import { api, ok, type Schemas } from '../api/client';
 import type { paths } from '../api/schema';
 import { can } from '../auth';
-import { h, replace } from '../dom';
+import { h } from '../dom';
 import { t } from '../i18n';
-import { actionButton, confirmAction, errorBox, formDialog, notify, refresh } from '../ui';
+import { actionButton, confirmAction, formDialog, notify, refresh } from '../ui';
 import { priceEditor, type PriceType } from './price-editor';
 
 type Product = Schemas['Product'];
@@ -48,22 +48,15 @@ export function priceConfigurationActions(config: PriceConfiguration, productTyp
   const path = { params: { path: { id: config.id } } };
   const editPrices = actionButton(t('editPrices'), () => {
     const editor = priceEditor(productType, { type: config.type as PriceType, currency: config.currency, prices: config.prices as Array<Record<string, unknown>> });
-    const problems = h('div', { 'aria-live': 'assertive' });
     formDialog({
       title: t('editPrices'),
       intro: t('editPricesText'),
-      content: h('div', {}, editor.element, problems),
+      content: editor.element,
       submitLabel: t('save'),
       fields: [],
       async onSubmit() {
-        replace(problems);
-        let prices: Array<Record<string, number | null>>;
-        try {
-          prices = editor.read(config.currency);
-        } catch (error) {
-          replace(problems, errorBox(error));
-          throw error;
-        }
+        // What was typed wrong is thrown before anything is sent; the dialog shows it as it shows the API's errors.
+        const prices = editor.read(config.currency);
         ok(await api.PUT('/v1/price-configurations/{id}/prices', { ...path, body: { prices: prices as Prices } }));
         notify(t('pricesSaved'));
         await refresh();
