@@ -67,8 +67,8 @@ export function settingsScreen(main: HTMLElement) {
       ...entities.data.map((entity) =>
         h('section', { class: 'entity', 'aria-labelledby': `ent-${entity.id}` },
           h('div', { class: 'title-row' }, h('h3', { id: `ent-${entity.id}` }, entity.name), can('write') ? h('div', { class: 'toolbar' },
-            actionButton(t('editDetails'), () => editEntityDetails(entity), { 'aria-label': t('editEntityDetails', { name: entity.name }) }),
-            actionButton(t('edit'), () => editEntity(entity), { 'aria-label': t('editEntity', { name: entity.name }) })) : null),
+            actionButton(t('edit'), () => editEntity(entity), { 'aria-label': t('editEntity', { name: entity.name }) }),
+            actionButton(t('editDetails'), () => editEntityDetails(entity), { 'aria-label': t('editEntityDetails', { name: entity.name }) })) : null),
           details([
             [t('currency'), entity.currency],
             [t('address'), [entity.address_line1, entity.address_line2, [entity.zip_code, entity.city].filter(Boolean).join(' '), entity.country].filter(Boolean).join(', ')],
