@@ -24,7 +24,8 @@ let csp: string[];
 let restoreEnv: () => void;
 
 beforeAll(async () => {
-  restoreEnv = withEnv({ OAUTH_DEV_SIGN_IN: 'true', OAUTH_UPSTREAM_ISSUER: undefined });
+  // The webhook receiver of the walk listens on 127.0.0.1, over http.
+  restoreEnv = withEnv({ OAUTH_DEV_SIGN_IN: 'true', OAUTH_UPSTREAM_ISSUER: undefined, WEBHOOKS_ALLOW_HTTP_LOOPBACK: 'true' });
   browser = await launchBrowser('test/browser/dashboard.test.ts');
   api = await startTestApi({ dashboard: true, events: true });
   client = await api.client();
@@ -62,7 +63,9 @@ describe('the operators’ dashboard', () => {
   it_('signs in through OAuth and walks the daily jobs, each checked through the API', async () => {
     // Webhooks of new customers go to a receiver whose first answer is an error: the message is resent from the log.
     const receiver = await startReceiver([500]);
-    const endpoint = (await client.post('/v1/webhooks/endpoints', { url: receiver.url, event_types: ['customer.created'] })).body;
+    const made = await client.post('/v1/webhooks/endpoints', { url: receiver.url, event_types: ['customer.created'] });
+    expect(made.status).toBe(201);
+    const endpoint = made.body;
     const customer = await subscriber(client, { name: 'Zephyr Labs', billing_email: 'billing@zephyr.example' });
     const other = await subscriber(client, { name: 'Other Corp' });
     const plan = await pricedProduct(client, 'flat_fee', { name: 'Pro plan', amount: 4_900 });
