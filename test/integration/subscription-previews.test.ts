@@ -5,9 +5,9 @@
  * on a stopped clock (the worked examples' March 2031, 20 % VAT).
  */
 import { runDueWork } from '../../shared/domain/schedules/run-due';
-import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
+import { startTestApi, withEntity, type TestApi } from '../support/api';
 import { movableClock } from '../support/clock';
-import { pricedProduct, subscriber, type PricedProduct } from '../support/subscriptions';
+import { pricedProduct, subscriber } from '../support/subscriptions';
 
 let api: TestApi;
 const clock = movableClock({ stopped: true });
@@ -24,17 +24,9 @@ const T0 = '2031-03-01T00:00:00.000Z';
 const T1 = '2031-04-01T00:00:00.000Z';
 const at = (iso: string) => clock.advance(Date.parse(iso) - clock.now().getTime());
 
-interface World {
-  client: Client;
-  seat: PricedProduct;
-  plan: PricedProduct;
-  lite: PricedProduct;
-  customer: { id: string };
-  run(): Promise<unknown>;
-  invoices(): Promise<any[]>;
-}
 
-async function world(): Promise<World> {
+/** A workspace of its own: an entity, the products of docs/subscriptions.md's examples, a French customer (20 % VAT). */
+async function world() {
   const client = await api.client();
   await withEntity(client);
   const [seat, plan, lite] = await Promise.all([
