@@ -88,6 +88,7 @@ try {
     ['price-new', `/dashboard/catalog/products/${seats.id}/prices/new`],
     ['coupons', '/dashboard/catalog/coupons'],
     ['usage', `/dashboard/usage?customer_id=${customers[1]!.id}&aggregator_id=${calls.id}`],
+    ['events', `/dashboard/usage/events?customer_id=${customers[1]!.id}`],
     ['settings', '/dashboard/settings'],
   ];
   for (const [name, path] of screens) {

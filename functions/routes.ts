@@ -20,6 +20,7 @@ import { promotionCodeRoutes } from './promotion-codes/routes';
 import { quoteRoutes } from './quotes/routes';
 import type { RouteDefinition } from './route-definition';
 import { subscriptionRoutes } from './subscriptions/routes';
+import { subscriptionPreviewRoutes } from './subscriptions/preview-routes';
 import { planRoutes } from './plans/routes';
 import { featureRoutes } from './features/routes';
 import { billingTermsRoutes } from './subscriptions/billing-terms-routes';
@@ -42,7 +43,7 @@ export const routes: RouteDefinition[] = [
   ...aggregatorRoutes,
   ...couponRoutes, ...promotionCodeRoutes,
   ...quoteRoutes,
-  ...subscriptionRoutes,
+  ...subscriptionRoutes, ...subscriptionPreviewRoutes,
   ...planRoutes,
   ...featureRoutes,
   ...invoiceRoutes,

@@ -6,6 +6,7 @@ import { mount, render, route, startRouter } from './router';
 import { priceConfigurationFormScreen, productFormScreen, productScreen, productsScreen } from './screens/catalog';
 import { settingsScreen } from './screens/settings';
 import { usageScreen } from './screens/usage';
+import { eventsScreen } from './screens/events';
 import { couponsScreen, promotionCodesScreen } from './screens/coupons';
 import { customerFormScreen, customerScreen, customersScreen } from './screens/customers';
 import { developersScreen } from './screens/developers';
@@ -75,6 +76,7 @@ route('/catalog/products/:id/prices/new', priceConfigurationFormScreen);
 route('/catalog/coupons', couponsScreen);
 route('/catalog/promotion-codes', promotionCodesScreen);
 route('/usage', usageScreen);
+route('/usage/events', eventsScreen);
 route('/developers', developersScreen);
 route('/settings', settingsScreen);
 

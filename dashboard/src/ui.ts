@@ -144,6 +144,8 @@ export function formDialog(options: {
   submitLabel: string;
   danger?: boolean;
   intro?: string;
+  /** Shown after the intro, before the fields: what the action will do (a preview of its amounts). */
+  content?: Node;
   onSubmit: (values: Record<string, string>) => Promise<void>;
 }): void {
   const errors = h('div', { 'aria-live': 'assertive' });
@@ -151,7 +153,7 @@ export function formDialog(options: {
   const cancel = h('button', { type: 'button' }, t('cancel'));
   const form = h('form', { method: 'dialog' }, options.fields.map(fieldInput), errors, h('div', { class: 'actions' }, submit, cancel));
   const titleId = `dialog-${Math.random().toString(36).slice(2)}`;
-  const dialog = h('dialog', { 'aria-labelledby': titleId }, h('h2', { id: titleId }, options.title), options.intro ? h('p', {}, options.intro) : null, form);
+  const dialog = h('dialog', { 'aria-labelledby': titleId }, h('h2', { id: titleId }, options.title), options.intro ? h('p', {}, options.intro) : null, options.content ?? null, form);
   document.body.append(dialog);
   const opener = document.activeElement as HTMLElement | null;
   const close = () => {
@@ -177,8 +179,8 @@ export function formDialog(options: {
 }
 
 /** A confirmation for what moves money or cannot be undone: says what will happen; the action runs on confirm. */
-export const confirmAction = (title: string, message: string, confirmLabel: string, action: () => Promise<void>) =>
-  formDialog({ title, intro: message, fields: [], submitLabel: confirmLabel, danger: true, onSubmit: action });
+export const confirmAction = (title: string, message: string, confirmLabel: string, action: () => Promise<void>, content?: Node) =>
+  formDialog({ title, intro: message, content, fields: [], submitLabel: confirmLabel, danger: true, onSubmit: action });
 
 /** A button that runs an action, then re-renders the screen at `after` (or the current one). */
 export const actionButton = (label: string, onClick: () => void, props: Record<string, string> = {}) =>

@@ -114,7 +114,7 @@ export const invoiceLineItemResource: Schema = resource({
   unit_code: out.string, tax_category: out.string, tax_exemption_reason: out.string, tax_exemption_reason_code: out.string,
 }, ['unit_code', 'tax_category', 'tax_exemption_reason', 'tax_exemption_reason_code']);
 
-const appliedCoupon = resource({
+export const appliedCoupon = resource({
   id: out.string, name: out.string, discount_amount: out.amount, discount_percent: out.nullableNumber, line_item_ids: out.stringArray,
 });
 

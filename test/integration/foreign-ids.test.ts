@@ -262,6 +262,18 @@ const SWEEPS: Record<string, Sweep> = {
   },
 };
 
+/** A preview (POST <path>/preview) takes the body of the route it previews and names what that body names. */
+const previewing = (sweep: Sweep): Sweep => {
+  const asPreview = (make: Sweep['request']): Sweep['request'] => async (w, client) => {
+    const request = await make(w, client);
+    return { ...request, method: 'POST', path: `${request.path}/preview` };
+  };
+  const memberRequests = sweep.memberRequests && Object.fromEntries(Object.entries(sweep.memberRequests).map(([member, make]) => [member, asPreview(make)]));
+  return { ...sweep, request: asPreview(sweep.request), ...(memberRequests && { memberRequests }) };
+};
+SWEEPS.previewSubscription = previewing(SWEEPS.createSubscription!);
+SWEEPS.previewSubscriptionChange = previewing(SWEEPS.updateSubscription!);
+
 /** List filters: naming another workspace's id finds nothing of it (200, an empty page), as an unknown id does. */
 const FILTERS: Record<string, Kind> = {
   'listPriceConfigurations query.product_id': 'product',

@@ -55,8 +55,8 @@ describe('the route table', () => {
         continue;
       }
       // POST /mcp is a JSON-RPC call, not a creation.
-      // Nor is a sync with a provider (it settles what exists).
-      const creates = route.method === 'POST' && route.path !== '/mcp' && !route.path.endsWith('/sync') && (!/\/\{id\}\//.test(route.path) || child.test(route.path));
+      // Nor is a sync with a provider (it settles what exists), nor a preview (it writes nothing).
+      const creates = route.method === 'POST' && route.path !== '/mcp' && !/\/(sync|preview)$/.test(route.path) && (!/\/\{id\}\//.test(route.path) || child.test(route.path));
       // An export is accepted, not made, when asked for: 202, made in the background (docs/accounting.md).
       const accepted = route.id === 'createExport';
       expect([route.id, route.response.status]).toEqual([route.id, accepted ? 202 : creates ? 201 : 200]);

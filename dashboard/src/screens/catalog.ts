@@ -6,6 +6,7 @@ import { date, money } from '../format';
 import { t } from '../i18n';
 import { navigate } from '../router';
 import { badge, details, errorBox, fieldInput, filterForm, formScreen, formValues, link, notify, PAGE_SIZE, pager, screen, table } from '../ui';
+import { priceConfigurationActions, productActions } from './catalog-actions';
 import { priceEditor } from './price-editor';
 
 type Product = Schemas['Product'];
@@ -75,6 +76,7 @@ export function productScreen(main: HTMLElement, params: Record<string, string>)
     return [
       h('div', { class: 'title-row' }, h('h1', {}, product.name), can('write') ? link(`${productPath(id)}/prices/new`, t('newPriceConfiguration'), { class: 'button primary' }) : null),
       catalogTabs(),
+      h('div', { class: 'toolbar' }, productActions(product)),
       details([[t('type'), t(`productType_${product.type}`)], [t('status'), badge(product.status)], [t('description'), product.description], [t('aggregator'), product.aggregator_id], ['id', h('code', {}, product.id)]]),
       h('h2', {}, t('priceConfigurations')),
       configs.data.length === 0 ? h('p', { class: 'empty' }, t('noPriceConfigurations')) : null,
@@ -82,7 +84,8 @@ export function productScreen(main: HTMLElement, params: Record<string, string>)
         h('section', { class: 'price-config', 'aria-labelledby': `pc-${config.id}` },
           h('h3', { id: `pc-${config.id}` }, `${t(`model_${config.type}`)} · ${config.currency} · ${interval(config.billing_interval)}`),
           h('p', {}, badge(config.status), ' ', h('code', {}, config.id)),
-          pricesTable(config)),
+          pricesTable(config),
+          priceConfigurationActions(config, product.type)),
       ),
     ];
   });

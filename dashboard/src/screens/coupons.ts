@@ -6,6 +6,7 @@ import { date, money, toMinor } from '../format';
 import { t } from '../i18n';
 import { actionButton, filterForm, formDialog, notify, PAGE_SIZE, pager, refresh, screen, table } from '../ui';
 import { catalogTabs, interval } from './catalog';
+import { couponActions } from './catalog-actions';
 
 type Coupon = Schemas['Coupon'];
 type CouponBody = NonNullable<paths['/v1/coupons']['post']['requestBody']>['content']['application/json'];
@@ -57,6 +58,7 @@ export function couponsScreen(main: HTMLElement, _params: Record<string, string>
         { label: t('redemptions'), cell: (c) => (c.redemption_limit ? `${c.redemption_count} / ${c.redemption_limit}` : String(c.redemption_count)), numeric: true },
         { label: t('expires'), cell: (c) => date(c.expiration_date) },
         { label: 'id', cell: (c) => h('code', {}, c.id) },
+        { label: t('actions'), cell: couponActions },
       ], page.data, t('noCoupons')),
       pager(page.meta, query),
     ];

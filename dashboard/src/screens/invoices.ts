@@ -5,9 +5,10 @@ import { currencyDigits, date, money, toMinor } from '../format';
 import { t } from '../i18n';
 import { actionButton, badge, confirmAction, details, errorBox, filterForm, formDialog, link, notify, PAGE_SIZE, pager, refresh, screen, table } from '../ui';
 import { invoiceColumns } from './customers';
+import { chargeButton } from './invoice-charge';
 
 type Invoice = Schemas['Invoice'];
-const STATUSES = ['draft', 'open', 'to_pay', 'partially_paid', 'paid', 'voided', 'uncollectible'] as const;
+const STATUSES = ['draft', 'open', 'grace_period', 'to_pay', 'partially_paid', 'error', 'paid', 'voided', 'uncollectible'] as const;
 
 /** Invoices and credit notes: by status, type, customer and issue date, paged by the API. */
 export function invoicesScreen(main: HTMLElement, _params: Record<string, string>, query: URLSearchParams) {
@@ -153,13 +154,9 @@ function invoiceActions(invoice: Invoice): HTMLElement {
         },
       }),
     ));
-    buttons.push(actionButton(t('charge'), () =>
-      confirmAction(t('charge'), t('chargeText', { amount: money(invoice.amount_due, invoice.currency) }), t('charge'), async () => {
-        ok(await api.POST('/v1/invoices/{id}/charge', { params: path, body: {} }));
-        await then(t('chargeStarted'))();
-      }),
-    ));
   }
+  // A failed payment leaves the invoice in error: it can be charged again (a retry), to the same or another method.
+  if ([...MONEY_STATUSES, 'error'].includes(invoice.status) && invoice.type === 'invoice') buttons.push(chargeButton(invoice));
   if (invoice.status !== 'draft' && invoice.type === 'invoice' && invoice.status !== 'voided') {
     buttons.push(actionButton(t('issueCreditNote'), () =>
       formDialog({

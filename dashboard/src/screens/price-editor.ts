@@ -1,5 +1,5 @@
 import { h, replace } from '../dom';
-import { toMinor } from '../format';
+import { currencyDigits, toMinor } from '../format';
 import { t, type MessageKey } from '../i18n';
 import { fieldInput } from '../ui';
 
@@ -30,12 +30,26 @@ const COLUMNS: Record<PriceType, Column[]> = {
   bundle: [{ name: 'amount', label: 'packAmount', kind: 'amount' }, { name: 'pack_size', label: 'packSize', kind: 'integer' }],
 };
 
+/** Prices as they are, for editing: their type (fixed once created) and their rows, amounts in minor units. */
+export interface ExistingPrices {
+  type: PriceType;
+  currency: string;
+  prices: Array<Record<string, unknown>>;
+}
+
+/** A member of an existing price as it is typed: amounts in currency units (`12.50`), the rest as they are. */
+function typed(value: unknown, kind: Column['kind'], currency: string): string {
+  if (value === null || value === undefined) return '';
+  return kind === 'amount' ? (Number(value) / 10 ** currencyDigits(currency)).toFixed(currencyDigits(currency)) : String(value);
+}
+
 /**
  * The prices of a price configuration: one row per tier (or pack), a column per member, rows added and removed.
- * `read` turns the rows into the API's prices, or throws what is wrong with what was typed (nothing is sent).
+ * `read` turns the rows into the API's prices, or throws what is wrong with what was typed (nothing is sent). With
+ * `existing`, the rows start as its prices and the type stays its own.
  */
-export function priceEditor(productType: string) {
-  const types = PRICE_TYPES[productType] ?? ['fee'];
+export function priceEditor(productType: string, existing?: ExistingPrices) {
+  const types = existing ? [existing.type] : (PRICE_TYPES[productType] ?? ['fee']);
   const typeField = fieldInput({ name: 'type', label: t('priceModel'), type: 'select', options: types.map((p): [string, string] => [p, t(`model_${p}`)]) });
   const select = typeField.querySelector('select')!;
   const body = h('tbody');
@@ -43,11 +57,12 @@ export function priceEditor(productType: string) {
   const add = h('button', { type: 'button' }, t('addTier'));
   const remove = h('button', { type: 'button' }, t('removeTier'));
   const columns = () => COLUMNS[select.value as PriceType];
+  const start = (index: number, c: Column) => (existing ? typed(existing.prices[index]?.[c.name], c.kind, existing.currency) : index === 0 && c.name === 'from' ? '1' : '');
   const row = (index: number) =>
-    h('tr', {}, columns().map((c) => h('td', {}, h('input', { name: `${c.name}.${index}`, 'aria-label': t('tierField', { tier: index + 1, field: t(c.label) }), inputmode: c.kind === 'integer' ? 'numeric' : 'decimal', autocomplete: 'off', required: !c.optional, value: index === 0 && c.name === 'from' ? '1' : '' }))));
+    h('tr', {}, columns().map((c) => h('td', {}, h('input', { name: `${c.name}.${index}`, 'aria-label': t('tierField', { tier: index + 1, field: t(c.label) }), inputmode: c.kind === 'integer' ? 'numeric' : 'decimal', autocomplete: 'off', required: !c.optional, value: start(index, c) }))));
   const draw = () => {
     replace(head, h('tr', {}, columns().map((c) => h('th', { scope: 'col' }, t(c.label)))));
-    replace(body, row(0));
+    replace(body, ...(existing?.prices.length ? existing.prices.map((_, i) => row(i)) : [row(0)]));
     const many = select.value !== 'fee';
     add.hidden = !many;
     remove.hidden = !many;

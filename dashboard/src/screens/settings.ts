@@ -1,9 +1,10 @@
 import { api, ok, type Schemas } from '../api/client';
 import { can } from '../auth';
 import { h } from '../dom';
-import { dateTime } from '../format';
 import { t } from '../i18n';
-import { actionButton, badge, details, formDialog, notify, refresh, screen, table, type Field } from '../ui';
+import { actionButton, details, formDialog, notify, refresh, screen, type Field } from '../ui';
+import { editEntityDetails } from './settings-entity';
+import { providerSection } from './settings-provider';
 
 type Entity = Schemas['InvoicingEntity'];
 type Delay = { period: 'hours' | 'days'; count: number };
@@ -65,9 +66,15 @@ export function settingsScreen(main: HTMLElement) {
       h('h2', {}, t('invoicingEntities')),
       ...entities.data.map((entity) =>
         h('section', { class: 'entity', 'aria-labelledby': `ent-${entity.id}` },
-          h('div', { class: 'title-row' }, h('h3', { id: `ent-${entity.id}` }, entity.name), can('write') ? actionButton(t('edit'), () => editEntity(entity), { 'aria-label': t('editEntity', { name: entity.name }) }) : null),
+          h('div', { class: 'title-row' }, h('h3', { id: `ent-${entity.id}` }, entity.name), can('write') ? h('div', { class: 'toolbar' },
+            actionButton(t('edit'), () => editEntity(entity), { 'aria-label': t('editEntity', { name: entity.name }) }),
+            actionButton(t('editDetails'), () => editEntityDetails(entity), { 'aria-label': t('editEntityDetails', { name: entity.name }) })) : null),
           details([
             [t('currency'), entity.currency],
+            [t('address'), [entity.address_line1, entity.address_line2, [entity.zip_code, entity.city].filter(Boolean).join(' '), entity.country].filter(Boolean).join(', ')],
+            [t('taxId'), entity.tax_id],
+            [t('paymentDelayDays'), String(entity.default_payment_delay)],
+            [t('invoiceNumberPattern'), h('code', {}, entity.invoice_number_pattern)],
             [t('dunningSchedule'), scheduleText(entity.dunning_retry_schedule as Delay[]) || t('noRetries')],
             [t('dunningFinalAction'), entity.dunning_final_action.replace(/_/g, ' ')],
             [t('emailFrom'), entity.email_from ?? t('noEmails')],
@@ -76,14 +83,7 @@ export function settingsScreen(main: HTMLElement) {
           ]))),
       h('h2', {}, t('paymentProvider')),
       providers
-        ? table(t('paymentProvider'), [
-            { label: t('provider'), cell: (p) => p.provider },
-            { label: t('status'), cell: (p) => badge(p.status) },
-            { label: t('mode'), cell: (p) => (p.livemode ? 'live' : 'test') },
-            { label: t('account'), cell: (p) => p.account_id },
-            { label: t('webhook'), cell: (p) => (p.webhook_secret_configured ? t('yes') : t('no')) },
-            { label: t('connectedAt'), cell: (p) => dateTime(p.connected_at) },
-          ], providers.data, t('noProvider'))
+        ? providerSection(providers.data)
         : h('p', { class: 'hint' }, t('noAdmin')),
     ];
   });

@@ -1,11 +1,13 @@
 import { api, ok, type Schemas } from '../api/client';
 import { can } from '../auth';
 import { h, replace } from '../dom';
-import { date, money } from '../format';
+import { date } from '../format';
 import { t } from '../i18n';
 import { navigate } from '../router';
 import { actionButton, badge, confirmAction, details, errorBox, fieldInput, formScreen, filterForm, formDialog, formValues, link, notify, PAGE_SIZE, pager, refresh, screen, table } from '../ui';
 import { invoiceColumns } from './customers';
+import { changeProducts } from './subscription-change';
+import { firstInvoicePreview, priceOptions, productOf } from './subscription-preview';
 
 type Subscription = Schemas['Subscription'];
 const subscriptionLink = (s: Subscription) => link(`/dashboard/subscriptions/${encodeURIComponent(s.id)}`, s.products.map((p) => p.name).join(', ') || s.id);
@@ -37,26 +39,15 @@ export function subscriptionsScreen(main: HTMLElement, _params: Record<string, s
   });
 }
 
-/** A price of the catalog as the operator picks it: product, price configuration, and what it costs. */
-function priceLabel(product: Schemas['Product'], price: Schemas['PriceConfiguration']): string {
-  const first = price.prices[0];
-  const interval = price.billing_interval.count ? `${price.billing_interval.count} ${price.billing_interval.period}` : price.billing_interval.period;
-  const amount = first && 'amount' in first && price.type === 'fee' ? money(first.amount, price.currency) : `${price.type}, ${price.currency}`;
-  return `${product.name} — ${amount} / ${interval}`;
-}
-
-/** Creates a subscription from the catalog's products and prices; its first invoice is shown once created. */
+/**
+ * Creates a subscription from the catalog's products and prices in two steps: the form asks the API for the first
+ * invoice it would issue (POST /v2/subscriptions/preview, nothing written), then the operator confirms the creation.
+ * Editing the form again discards the preview.
+ */
 export function newSubscriptionScreen(main: HTMLElement, _params: Record<string, string>, query: URLSearchParams) {
-  const load = async (): Promise<Array<[string, string]>> => {
-    const products = ok(await api.GET('/v1/products', { params: { query: { status: 'active', take: 100 } } }));
-    const prices = ok(await api.GET('/v1/price-configurations', { params: { query: { take: 100 } } }));
-    const byId = new Map(products.data.map((p) => [p.id, p]));
-    return prices.data
-      .filter((p) => p.status === 'active' && byId.has(p.product_id))
-      .map((price): [string, string] => [`${price.product_id}|${price.id}`, priceLabel(byId.get(price.product_id)!, price)]);
-  };
-  return formScreen(main, t('newSubscription'), load, (options, errors) => {
+  return formScreen(main, t('newSubscription'), () => priceOptions(), (options, errors) => {
     if (options.length === 0) return h('p', { class: 'empty' }, t('noPrices'));
+    const preview = h('div', { 'aria-live': 'polite' });
     const form = h(
       'form',
       { class: 'form' },
@@ -65,27 +56,35 @@ export function newSubscriptionScreen(main: HTMLElement, _params: Record<string,
       fieldInput({ name: 'quantity', label: t('quantity'), type: 'number', value: '1', required: true }),
       fieldInput({ name: 'starts_at', label: t('startsAt'), type: 'date', hint: t('startsAtHint') }),
       errors,
-      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('createSubscription'))),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('previewFirstInvoice'))),
     );
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
+    const body = () => {
       const v = formValues(form);
-      const [productId, priceId] = (v.price ?? '|').split('|');
+      return { customer_id: v.customer_id!, products: [productOf(v.price ?? '|', v.quantity ?? '1')], ...(v.starts_at && { starts_at: new Date(v.starts_at).toISOString() }) };
+    };
+    const create = (sent: ReturnType<typeof body>) =>
       api
-        .POST('/v2/subscriptions', {
-          body: {
-            customer_id: v.customer_id!, products: [{ product_id: productId!, price_configuration_id: priceId!, quantity: Number(v.quantity) }],
-            ...(v.starts_at && { starts_at: new Date(v.starts_at).toISOString() }),
-          },
-        })
+        .POST('/v2/subscriptions', { body: sent })
         .then(ok)
         .then((created) => {
           notify(t('subscriptionCreated'));
           return navigate(`/dashboard/subscriptions/${encodeURIComponent(created.id)}`);
         })
         .catch((error: unknown) => replace(errors, errorBox(error)));
+    form.addEventListener('input', () => replace(preview));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      replace(errors);
+      const sent = body();
+      api
+        .POST('/v2/subscriptions/preview', { body: sent })
+        .then(ok)
+        .then((answer) =>
+          replace(preview, firstInvoicePreview(answer.first_invoice, answer.currency), h('div', { class: 'actions' }, actionButton(t('createSubscription'), () => void create(sent), { class: 'primary' }))),
+        )
+        .catch((error: unknown) => replace(errors, errorBox(error)));
     });
-    return form;
+    return h('div', {}, form, preview);
   });
 }
 
@@ -116,6 +115,7 @@ export function subscriptionScreen(main: HTMLElement, params: Record<string, str
       ));
     }
     if (can('write') && subscription.status !== 'cancelled') {
+      actions.push(actionButton(t('changeProducts'), () => void changeProducts(subscription)));
       actions.push(actionButton(t('cancelSubscription'), () =>
         formDialog({
           title: t('cancelSubscription'),

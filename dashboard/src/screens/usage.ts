@@ -11,8 +11,8 @@ const day = (iso: string) => new Intl.DateTimeFormat(locale(), { day: 'numeric',
 const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
- * A customer's usage of one aggregator by UTC day over [from, to) — the API's only reading of events (it has no
- * event listing): a chart with its figures as a table.
+ * A customer's usage of one aggregator by UTC day over [from, to): a chart with its figures as a table (the events
+ * themselves: events.ts).
  */
 export async function usageChart(customerId: string, aggregator: { id: string; name: string }, from: Date, to: Date): Promise<HTMLElement> {
   const answer = ok(await api.GET('/v1/customers/{id}/usage', { params: { path: { id: customerId }, query: { aggregator_id: aggregator.id, from: from.toISOString(), to: to.toISOString() } } }));
@@ -37,6 +37,7 @@ export function usageScreen(main: HTMLElement, _params: Record<string, string>, 
     const chosen = aggregators.data.find((a) => a.id === query.get('aggregator_id'));
     return [
       h('h1', {}, t('usage')),
+      h('p', {}, link('/dashboard/usage/events', t('eventsExplorer'))),
       h('h2', {}, t('aggregators')),
       table<Aggregator>(t('aggregators'), [
         { label: t('name'), cell: (a) => a.name },

@@ -48,8 +48,8 @@ export async function createSubscription(ctx: Ctx, given: CreateSubscriptionInpu
   return getSubscription(ctx, id);
 }
 
-/** `products`, or the products of the plan version named (docs/plans.md), never both. */
-async function withPlanProducts(ctx: Ctx, input: CreateSubscriptionInput) {
+/** `products`, or the products of the plan version named (docs/plans.md), never both (also for its preview: preview.ts). */
+export async function withPlanProducts(ctx: Ctx, input: CreateSubscriptionInput) {
   const byPlan = input.plan_id !== undefined || input.plan_version_id !== undefined;
   if (byPlan === (input.products !== undefined)) {
     const message = byPlan ? 'give products or a plan (plan_id / plan_version_id), not both' : 'needs products, or plan_id / plan_version_id';
@@ -60,7 +60,7 @@ async function withPlanProducts(ctx: Ctx, input: CreateSubscriptionInput) {
   return { ...input, products: version.products, plan: { plan_id: version.plan_id, plan_version_id: version.id } };
 }
 
-async function redemptionsOf(ctx: Ctx, input: CreateSubscriptionInput) {
+export async function redemptionsOf(ctx: Ctx, input: CreateSubscriptionInput) {
   if (!input.coupon_ids?.length && !input.promotion_code) return { items: [], terms: [] };
   const customer = await findCustomerItem(ctx, input.customer_id).catch(() => undefined);
   if (!customer?.currency) return { items: [], terms: [] }; // prepareSubscription says what is wrong with the customer

@@ -21,6 +21,8 @@ export const subscriptionFixtures: AreaFixtures = {
     cancelSubscription: { mode: 'immediately' },
     createSubscription: { products: [{ product_id: 'prd_unknown', price_configuration_id: 'prc_unknown', quantity: 1 }], customer_id: 'cus_unknown' },
     updateSubscription: { products: [{ product_id: 'prd_unknown', price_configuration_id: 'prc_unknown', quantity: 1 }] },
+    previewSubscription: { products: [{ product_id: 'prd_unknown', price_configuration_id: 'prc_unknown', quantity: 1 }], customer_id: 'cus_unknown' },
+    previewSubscriptionChange: { products: [{ product_id: 'prd_unknown', price_configuration_id: 'prc_unknown', quantity: 1 }] },
     pauseSubscription: { billing: 'none' },
     resumeSubscription: { proration_behavior: 'none' },
   },
