@@ -16,8 +16,9 @@ export const subscriptionRoutes: RouteDefinition[] = [
     id: 'createSubscription', method: 'POST', path: '/v2/subscriptions', handler: 'functions/subscriptions/create.ts',
     scope: 'write', tag: 'Subscriptions', summary: 'Create a subscription (as a signed quote would)',
     request: { body: subscriptionCreateBody }, response: { status: 201, schema: subscriptionResource },
-    // It answers as GET does: metered products' current usage reads raw events of partial hours (gsi2).
-    indexes: ['gsi2'],
+    // It answers as GET does: metered products' current usage reads raw events of partial hours (gsi2). A product
+    // in Hyperline's shape finds its price configuration among the product's (the parent index, gsi3).
+    indexes: ['gsi2', 'gsi3'],
   },
   {
     id: 'getSubscription', method: 'GET', path: '/v2/subscriptions/{id}', handler: 'functions/subscriptions/get.ts',

@@ -1,7 +1,7 @@
 import { requireAll } from './common';
 import { dateTime, id, nullable, object, type Schema } from './common';
 import { listQuerySchema, type FilterSpec } from './list-query';
-import { hyperlineCancelMembers } from './hyperline';
+import { hyperlineCancelMembers, hyperlineSubscriptionMembers, hyperlineSubscriptionProduct } from './hyperline';
 import { promotionCode } from './promotion-codes';
 
 /** Kept beside SUBSCRIPTION_STATUSES (shared/domain/subscriptions/subscription.ts); a unit test checks they agree. */
@@ -25,10 +25,13 @@ const productInputs: Schema = {
   items: object({ product_id: id, price_configuration_id: id, quantity: { type: 'integer', minimum: 0, maximum: 1_000_000_000 } }, ['product_id', 'price_configuration_id', 'quantity']),
 };
 
+/** Ours (`product_id`, `price_configuration_id`, `quantity`) or Hyperline's (`id`, `count`, …: docs/hyperline.md). */
+const createProductInputs: Schema = { ...productInputs, items: { anyOf: [productInputs.items as Schema, hyperlineSubscriptionProduct] } };
+
 /** `products` first: the route matrix sends a wrong type for the first member and expects a 400. */
 export const subscriptionCreateBody = object(
   {
-    products: { ...productInputs, description: 'Its products; or give plan_id / plan_version_id instead (the products of that plan version).' },
+    products: { ...createProductInputs, description: "Its products, ours or Hyperline's shape; or give plan_id / plan_version_id instead (the products of that plan version)." },
     customer_id: id,
     plan_id: { ...id, description: "Subscribes to the plan's latest version (docs/plans.md)." },
     plan_version_id: { ...id, description: 'Subscribes to this plan version (of plan_id, when both are given).' },
@@ -38,6 +41,7 @@ export const subscriptionCreateBody = object(
     coupon_ids: { type: 'array', maxItems: 10, items: id },
     promotion_code: promotionCode,
     collection_method: { ...nullable({ type: 'string', enum: ['automatic', 'manual'] }), description: "Its invoices' collection method; null (default): the customer's (docs/collection.md)." },
+    ...hyperlineSubscriptionMembers(createProductInputs),
   },
   ['customer_id'],
 );
@@ -77,6 +81,9 @@ const subscriptionProduct: Schema = {
     id: str, product_id: str, price_configuration_id: str, name: str, product_type: { type: 'string', enum: ['flat_fee', 'seat', 'dynamic', 'credit'] },
     quantity: { type: 'integer', description: 'The quantity sold; not billed for a product metered by usage (aggregator_id set), whose usage is.' },
     billing_interval: interval, fee_timing: { type: 'string', enum: ['in_advance', 'in_arrears'] },
+    count: { type: 'integer', description: 'Hyperline name of `quantity`.' },
+    payment_interval: { ...interval, description: 'Hyperline name of `billing_interval`.' },
+    payment_schedule: { type: 'string', enum: ['start', 'end'], description: 'Hyperline name of `fee_timing`: `start` = in_advance, `end` = in_arrears.' },
     aggregator_id: {
       ...nstr,
       description: "A `dynamic` product metered by usage: the aggregator its product named when the subscription took it; each period's usage is billed in arrears, priced by its prices. Null otherwise.",
@@ -123,6 +130,13 @@ export const subscriptionResource: Schema = requireAll({
       },
     },
     cancelled_at: nstr, ends_at: nstr, created_at: str, updated_at: str,
+    name: { ...nstr, description: 'Hyperline: its own name, as given at creation.' },
+    purchase_order: { ...nstr, description: 'Hyperline: the purchase order it refers to, as given at creation.' },
+    minimum_invoice_fee: { type: ['integer', 'null'], description: 'The least a period is invoiced (minor units; `PATCH …/billing-terms`), null: none.' },
+    next_payment_at: { ...nstr, description: 'Hyperline name of `next_billing_at`.' },
+    cancel_at: { ...nstr, description: 'Hyperline: when it ends (or ended) once a cancellation is set (`ends_at`); null otherwise.' },
+    renews_at: { ...nstr, description: 'Hyperline: when its next period starts (it renews each period until cancelled; no contract terms here); null once a cancellation is set.' },
+    estimated_arr: { type: 'integer', description: 'Hyperline: a year of its recurring products at their quantities (minor units; no usage, coupons nor tax); 0 once cancelled.' },
     timezone: { ...str, description: "The zone its periods are counted in: the customer's, else its invoicing entity's, at creation." },
     trial_ends_at: nstr, paused_at: nstr, pause_billing: { type: ['string', 'null'], enum: ['none', 'continue', null] },
     collection_method: { type: ['string', 'null'], enum: ['automatic', 'manual', null], description: "Its invoices' collection method (PATCH changes it for those issued from then on); null: the customer's." },

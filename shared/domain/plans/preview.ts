@@ -1,6 +1,5 @@
 import type { Ctx } from '../../context';
-import { computePrice } from '../pricing/compute-price';
-import { isMetered } from '../subscriptions/metered';
+import { periodAmount } from '../subscriptions/recurring';
 import { checkProducts, keepIdentities } from '../subscriptions/prepare';
 import { prorate } from '../subscriptions/proration';
 import type { StoredSubscriptionProduct, SubscriptionItem } from '../subscriptions/subscription';
@@ -12,10 +11,6 @@ import type { MigrationInput } from './migration';
 export const PREVIEW_EXAMINED = 1_000;
 /** And lists at most this many of those that would move. */
 export const PREVIEW_LISTED = 100;
-
-/** What a period of `products` bills at their quantities (recurring, not metered: usage is billed as it comes). */
-const periodAmount = (products: StoredSubscriptionProduct[]): number =>
-  products.filter((p) => p.billing_interval.period !== 'once' && !isMetered(p) && p.quantity > 0).reduce((sum, p) => sum + computePrice(p.price, { quantity: p.quantity }).amount, 0);
 
 /** One subscription as the migration would move it: when, what a period bills before and after, and any proration now. */
 function previewOf(s: SubscriptionItem, next: StoredSubscriptionProduct[], rule: { effective: 'now' | 'next_period'; proration: 'prorate' | 'none' }, now: string) {

@@ -10,6 +10,7 @@ import { prepareSubscription, type SubscriptionProductInput } from './prepare';
 import { getSubscription } from './read';
 import type { Subscription } from './subscription';
 import type { CollectionMethod } from '../collection/settings';
+import { toSubscriptionMembers, type HyperlineSubscriptionMembers } from '../hyperline/subscription-request';
 
 export interface CreateSubscriptionInput {
   customer_id: string;
@@ -26,21 +27,29 @@ export interface CreateSubscriptionInput {
   promotion_code?: string;
   /** Null (default): the customer's (docs/collection.md). */
   collection_method?: CollectionMethod | null;
+  /** Hyperline's members (docs/hyperline.md): kept as given. */
+  name?: string | null;
+  purchase_order?: string | null;
+  minimum_invoice_fee?: number | null;
 }
+
+/** The body: ours, and Hyperline's members and product shape beside (docs/hyperline.md). */
+export type CreateSubscriptionBody = Omit<CreateSubscriptionInput, 'products'> & HyperlineSubscriptionMembers;
 
 /**
  * `POST /v2/subscriptions`: the subscription a signed quote would start, made by the same function
  * (`prepareSubscription`), so both paths give the same subscription; the coupons and promotion code are redeemed in
  * the same transaction (as a signature redeems its quote's code). Answers as `GET /v2/subscriptions/{id}`.
  */
-export async function createSubscription(ctx: Ctx, given: CreateSubscriptionInput): Promise<Subscription> {
-  const input = await withPlanProducts(ctx, given);
+export async function createSubscription(ctx: Ctx, body: CreateSubscriptionBody): Promise<Subscription> {
+  const input = await withPlanProducts(ctx, await toSubscriptionMembers(ctx, body) as CreateSubscriptionInput);
   const id = await retryOnRace(async () => {
     const coupons = await redemptionsOf(ctx, input);
     const { subscription, items } = await prepareSubscription(ctx, {
       customer_id: input.customer_id, starts_at: input.starts_at ?? ctx.clock.now().toISOString(), products: input.products,
       invoicing_entity_id: input.invoicing_entity_id, trial_ends_at: input.trial_ends_at ?? null, coupons: coupons.terms,
       collection_method: input.collection_method ?? null, plan: input.plan,
+      name: input.name, purchase_order: input.purchase_order, minimum_invoice_fee: input.minimum_invoice_fee,
     });
     await transactWrite([...items, ...coupons.items]);
     return subscription.id;

@@ -14,6 +14,7 @@ import { priceBpsEvents } from '../pricing/bps-events';
 import { computePrice } from '../pricing/compute-price';
 import type { BpsTier, PricedConfiguration } from '../pricing/types';
 import type { Period } from './lines';
+import { isMetered } from './recurring';
 import { periodStart, type StoredSubscriptionProduct, type SubscriptionItem } from './subscription';
 
 /** What one metered product's period has been invoiced for (the arrears line plus any late-usage lines since). */
@@ -50,7 +51,7 @@ export const LATE_USAGE_MARGIN_MS = 3_600_000;
 /** The time after which no usage can change a period any more: its record is re-read one last time, then dropped. */
 export const periodClosedAt = (endsAt: string) => new Date(Date.parse(endsAt) + PAST_HORIZON_MS + LATE_USAGE_MARGIN_MS).toISOString();
 
-export const isMetered = (p: Pick<StoredSubscriptionProduct, 'aggregator_id' | 'fee_timing'>): boolean => !!p.aggregator_id && p.fee_timing === 'in_arrears';
+export { isMetered };
 
 export const unitNameOf = (p: Pick<StoredSubscriptionProduct, 'unit_name'>) => p.unit_name ?? 'units';
 

@@ -7,7 +7,7 @@ import { counterUpdate } from '../../db/pagination';
 import type { TransactItem } from '../../db/transactions';
 import { Conflict, InvalidRequest, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
-import { priceConfigurationKey, type PriceConfigurationItem } from '../catalog/price-configuration';
+import { priceConfigurationKey, type BillingInterval, type PriceConfigurationItem } from '../catalog/price-configuration';
 import { productKey, type ProductItem } from '../catalog/product';
 import { assertProductUsable, productUsableCheck } from '../catalog/usable';
 import { currencyLockItem } from '../customers/currency-lock';
@@ -32,6 +32,8 @@ export interface SubscriptionProductInput {
   product_id: string;
   price_configuration_id: string;
   quantity: number;
+  /** Metered products only (Hyperline's member, POST /v2/subscriptions): the least usage a period is billed for. */
+  min_committed_count?: number | null;
 }
 
 export interface NewSubscriptionInput {
@@ -50,6 +52,11 @@ export interface NewSubscriptionInput {
   collection_method?: CollectionMethod | null;
   /** The plan version `products` come from (docs/plans.md): recorded, and the subscription joins the plan's list. */
   plan?: { plan_id: string; plan_version_id: string };
+  /** Hyperline's members kept as given (docs/hyperline.md). */
+  name?: string | null;
+  purchase_order?: string | null;
+  /** The least a period is invoiced (billing-terms.ts). */
+  minimum_invoice_fee?: number | null;
 }
 
 /** The new full product list of a subscription. */
@@ -132,6 +139,8 @@ export async function checkProducts(
         );
       }
     }
+    const committed = input.min_committed_count ?? null;
+    if (committed !== null && !meter) throw new RuleViolation('product_not_metered', `products.${index}: only a product metered by usage has a min_committed_count.`);
     return {
       id: newId('subi'),
       product_id: product.id,
@@ -140,11 +149,12 @@ export async function checkProducts(
       product_type: product.type,
       quantity: input.quantity,
       billing_interval: billing,
-      fee_timing: product.type === 'dynamic' && billing.period !== 'once' ? 'in_arrears' : 'in_advance',
+      fee_timing: feeTimingOf(product.type, billing),
       aggregator_id: meter?.id ?? null,
       unit_name: meter?.unit_name ?? null,
       price,
       description: product.public_description,
+      ...(committed !== null && { min_committed_count: committed }),
     };
   });
   if (!interval) {
@@ -152,6 +162,10 @@ export async function checkProducts(
   }
   return { products: checked, interval, productIds: productIds.filter((id) => !kept(id)) };
 }
+
+/** Dynamic products billed by the period are billed at its end (their usage), every other product at its start. */
+export const feeTimingOf = (type: ProductItem['type'], billing: BillingInterval): StoredSubscriptionProduct['fee_timing'] =>
+  type === 'dynamic' && billing.period !== 'once' ? 'in_arrears' : 'in_advance';
 
 /** The live aggregators the (dynamic) products name, by id: a metered product snapshots its aggregator. */
 async function meterAggregators(ctx: Ctx, products: ProductItem[]): Promise<Map<string, AggregatorItem>> {
@@ -187,7 +201,7 @@ function assertMeterable(index: number, price: PricedConfiguration, meter: Aggre
   }
 }
 
-async function customerFor(ctx: Ctx, id: string): Promise<CustomerItem & { currency: string }> {
+export async function customerFor(ctx: Ctx, id: string): Promise<CustomerItem & { currency: string }> {
   const customer = await findCustomerItem(ctx, id).catch(() => undefined);
   if (!customer || customer.deleted_at) throw new RuleViolation('customer_not_found', `No customer with id '${id}' (or it is deleted).`);
   assertNotArchived(customer);
@@ -281,6 +295,9 @@ export async function prepareSubscription(ctx: Ctx, input: NewSubscriptionInput)
     coupons: input.coupons ?? [],
     first_invoice_issued: false,
     collection_method: input.collection_method ?? null,
+    name: input.name ?? null,
+    purchase_order: input.purchase_order ?? null,
+    minimum_invoice_fee: input.minimum_invoice_fee ?? null,
   };
   subscription.lf = subscriptionListFields(subscription);
   Object.assign(subscription, billingDueKeys(ctx, subscription));

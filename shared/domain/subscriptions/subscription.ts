@@ -11,6 +11,7 @@ import type { CouponTerms } from '../invoices/invoice';
 import { addInterval } from '../wallets/schedule';
 import type { PricedLine } from '../invoices/amounts';
 import { addLocalInterval, UTC_ZONE } from './calendar';
+import { hyperlineProductMembers, hyperlineSubscriptionView } from '../hyperline/subscription-view';
 import type { BillingThresholds } from './thresholds';
 import type { InvoicedUsage } from './metered';
 import type { CommitBalance, PrepaidCommit } from './prepaid-commit';
@@ -131,6 +132,9 @@ export interface SubscriptionItem extends StoredItem {
   pending_proration?: PendingProration | null;
   /** Its invoices' collection method; null or absent: the customer's (docs/collection.md). */
   collection_method?: CollectionMethod | null;
+  /** Hyperline's members, kept as given at creation (docs/hyperline.md); absent on older subscriptions: null. */
+  name?: string | null;
+  purchase_order?: string | null;
   gsi4pk?: string;
   gsi4sk?: string;
 }
@@ -206,7 +210,7 @@ export const subscriptionSummary = (s: SubscriptionItem): CustomerSubscriptionSu
   checkout_session_id: s.checkout_session_id,
 });
 
-const toProduct = (p: StoredSubscriptionProduct): SubscriptionProduct => ({
+const toProduct = (p: StoredSubscriptionProduct): SubscriptionProduct & ReturnType<typeof hyperlineProductMembers> => ({
   id: p.id,
   product_id: p.product_id,
   price_configuration_id: p.price_configuration_id,
@@ -217,6 +221,7 @@ const toProduct = (p: StoredSubscriptionProduct): SubscriptionProduct => ({
   fee_timing: p.fee_timing,
   aggregator_id: p.aggregator_id ?? null,
   unit_name: p.unit_name ?? null,
+  ...hyperlineProductMembers(p),
 });
 
 /** The public subscription (`GET /v2/subscriptions/{id}`). */
@@ -252,6 +257,7 @@ export const toSubscription = (s: SubscriptionItem) => ({
   ends_at: s.ends_at,
   created_at: s.created_at,
   updated_at: s.updated_at,
+  ...hyperlineSubscriptionView(s),
 });
 
 export type Subscription = ReturnType<typeof toSubscription>;
