@@ -215,6 +215,69 @@ describe('the meanings behind the names', () => {
     expect((await client.post('/v1/customers/batch', Array.from({ length: 101 }, () => ({ name: 'x' })))).status).toBe(400);
   });
 
+  it("a subscription from Hyperline's body: one phase, a metered product's committed count, the minimum fee, an external payment method", async () => {
+    const { customer_id } = await world([]);
+    const aggregator = (await client.post('/v1/aggregators', { name: 'Calls', event_type: `call-${customer_id}`, operation: 'count', unit_name: 'call' })).body.id;
+    const metered = (await client.post('/v1/products', { name: 'Calls', type: 'dynamic', aggregator_id: aggregator })).body.id;
+    expect((await client.post('/v1/price-configurations', {
+      product_id: metered, currency: 'EUR', billing_interval: { period: 'months', count: 1 }, type: 'volume', prices: [{ from: 1, to: null, amount: 5, unit_count: 1, on_tier_incomplete: 'pro_rata' }],
+    })).status).toBe(201);
+    const seats = await hyperlineProduct();
+    const reply = await client.post('/v2/subscriptions', {
+      customer_id, payment_method_strategy: 'external', minimum_invoice_fee: 250, purchase_order: 'PO-7',
+      phases: [{ name: 'Only', products: [{ id: seats, count: 3 }, { id: metered, payment_schedule: 'end', min_committed_count: 5 }] }],
+    });
+    expect(reply.status).toBe(201);
+    expect(reply.body).toMatchObject({
+      collection_method: 'manual', purchase_order: 'PO-7', minimum_invoice_fee: 250, estimated_arr: 3 * 200 * 12, next_payment_at: reply.body.next_billing_at,
+      renews_at: reply.body.current_period_ends_at, cancel_at: null,
+      products: [{ product_id: seats, count: 3, quantity: 3, payment_schedule: 'start' }, { product_id: metered, count: 1, payment_schedule: 'end', fee_timing: 'in_arrears' }],
+    });
+    const terms = (await client.get(`/v2/subscriptions/${reply.body.id}/billing-terms`)).body;
+    expect(terms).toMatchObject({ minimum_invoice_fee: 250, min_committed_counts: [{ product_id: metered, count: 5 }] });
+    const cancelled = await client.post(`/v1/subscriptions/${reply.body.id}/cancel`, {});
+    expect(cancelled.body).toMatchObject({ cancel_at: cancelled.body.ends_at, renews_at: null });
+    expect(cancelled.body.cancel_at).not.toBeNull();
+  });
+
+  it.each([
+    [{ activation_strategy: 'manually' }, 'activation_strategy_not_supported'],
+    [{ activation_strategy: 'checkout' }, 'activation_strategy_not_supported'],
+    [{ payment_method_strategy: 'new' }, 'payment_method_strategy_not_supported'],
+    [{ payment_method_strategy: 'external', collection_method: 'automatic' }, 'conflicting_members'],
+    [{ contract_terms: { renew_automatically: false } }, 'contract_end_not_supported'],
+    [{ products: undefined, phases: [{ products: [{ id: '{seats}' }] }, { products: [{ id: '{seats}' }] }] }, 'phases_not_supported'],
+    [{ products: undefined, phases: [{ products: [{ id: '{seats}' }], duration: { period: 'months', count: 3 } }] }, 'phases_not_supported'],
+    [{ phases: [{ products: [{ id: '{seats}' }] }] }, 'conflicting_members'],
+    [{ products: [{ id: '{seats}', prices: [{ type: 'volume', from: 0, to: null, amount: 100 }] }] }, 'prices_mismatch'],
+    [{ products: [{ id: '{seats}', price: { type: 'fee', amount: 200 } }] }, 'prices_mismatch'],
+    [{ products: [{ id: '{seats}', payment_interval: { period: 'years', count: 1 } }] }, 'price_not_found'],
+    [{ products: [{ id: 'itm_nowhere' }] }, 'price_not_found'],
+    [{ products: [{ id: '{seats}', payment_schedule: 'end' }] }, 'payment_schedule_mismatch'],
+    [{ products: [{ id: '{seats}', min_committed_count: 2 }] }, 'product_not_metered'],
+    [{ coupons: [{ id: '{coupon}', repeat: 'forever' }] }, 'coupon_terms_not_supported'],
+    [{ coupons: [{ id: '{coupon}' }], coupon_ids: ['{coupon}'] }, 'conflicting_members'],
+  ])("refuses Hyperline's %j (%s) and writes nothing", async (extra, code) => {
+    const { customer_id, coupon_id } = await world(['coupon']);
+    const seats = await hyperlineProduct();
+    const body = JSON.parse(JSON.stringify({ customer_id, products: [{ id: seats, count: 1 }], ...extra }).replaceAll('{seats}', seats).replaceAll('{coupon}', coupon_id!));
+    const reply = await client.post('/v2/subscriptions', body);
+    expect([reply.status, reply.body.code]).toEqual([422, code]);
+    expect((await client.get(`/v2/subscriptions?customer_id=${customer_id}`)).body.data).toEqual([]);
+  });
+
+  it('a product with two matching configurations needs price_configuration_id', async () => {
+    const { customer_id } = await world([]);
+    const { product_id, price_configuration_id } = await pricedProduct(client, 'flat_fee');
+    await client.post('/v1/price-configurations', { product_id, currency: 'EUR', type: 'fee', prices: [{ amount: 5 }], billing_interval: { period: 'months', count: 1 } });
+    const ambiguous = await client.post('/v2/subscriptions', { customer_id, products: [{ id: product_id }] });
+    expect([ambiguous.status, ambiguous.body.code]).toEqual([422, 'ambiguous_price_configuration']);
+    const named = await client.post('/v2/subscriptions', { customer_id, products: [{ id: product_id, price_configuration_id }] });
+    expect([named.status, named.body.products[0].price_configuration_id]).toEqual([201, price_configuration_id]);
+    const byPrice = await client.post('/v2/subscriptions', { customer_id, products: [{ id: product_id, price: { type: 'fee', amount: 5 } }] });
+    expect([byPrice.status, byPrice.body.estimated_arr]).toEqual([201, 60]);
+  });
+
   it('POST …/prices replaces the prices as PUT does', async () => {
     const { price_configuration_id } = await pricedProduct(client, 'flat_fee');
     const reply = await client.post(`/v1/price-configurations/${price_configuration_id}/prices`, { prices: [{ amount: 2_500 }] });
