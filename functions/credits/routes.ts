@@ -1,11 +1,18 @@
 import { listOf, type RouteDefinition } from '../route-definition';
 import { idPath } from '../../shared/schemas/common';
 import {
-  creditBalanceListQuery, creditBalanceResource, creditPath, creditTopupBody, creditTransactionListItem, creditTransactionListQuery,
+  creditBalanceListQuery, creditBalanceResource, creditBalancesQuery, creditPath, creditTopupBody, creditTransactionListItem, creditTransactionListQuery,
   creditTransactionResource, creditUsageBody,
 } from '../../shared/schemas/credits';
 
 export const creditRoutes: RouteDefinition[] = [
+  {
+    id: 'listCreditBalances', method: 'GET', path: '/v1/customers/credits', handler: 'functions/credits/list-all-balances.ts',
+    scope: 'read', tag: 'Credits', summary: "List a customer's credit balances (Hyperline's route; customer_id required)",
+    description: 'Balances are indexed per customer, so `customer_id` is required (a workspace-wide listing would read the whole table); `product_id` narrows to one balance. Otherwise as `GET /v1/customers/{id}/credits` (docs/hyperline.md).',
+    request: { query: creditBalancesQuery }, response: { status: 200, schema: listOf(creditBalanceResource), list: true },
+    indexes: ['gsi3'],
+  },
   {
     id: 'listCustomerCredits', method: 'GET', path: '/v1/customers/{id}/credits', handler: 'functions/credits/list-balances.ts',
     scope: 'read', tag: 'Credits', summary: "List the customer's credit balances, one per credit product",

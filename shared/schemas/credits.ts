@@ -22,6 +22,15 @@ export const creditTopupBody = object({ credit_count: creditCount, expires_at: n
 export const creditUsageBody = object({ usage_retained: creditCount, event_id: text(255, 1) }, ['usage_retained']);
 
 export const creditBalanceListQuery = { type: 'object', additionalProperties: false, properties: { ...pagingQuery } };
+/** `GET /v1/customers/credits` (Hyperline's): balances are indexed per customer, so `customer_id` is required. */
+export const creditBalancesQuery = {
+  type: 'object', additionalProperties: false, required: ['customer_id'],
+  properties: {
+    customer_id: { ...id, description: 'Required: balances are indexed per customer (a workspace-wide listing would read the whole table).' },
+    product_id: { ...id, description: 'Only the balance of this credit product (an empty list when the customer has none of it).' },
+    ...pagingQuery,
+  },
+};
 
 export const creditTransactionFilters: FilterSpec = {
   type: { kind: 'enum', values: CREDIT_TRANSACTION_TYPES },
@@ -36,7 +45,10 @@ const int = { type: 'integer' };
 export const creditBalanceResource: Schema = requireAll({
   type: 'object',
   properties: {
-    product_id: str, customer_id: str, name: str, current_balance: int, low_count_threshold: int, created_at: str, updated_at: str,
+    product_id: str, customer_id: str, name: str, current_balance: int, low_count_threshold: int,
+    last_refreshed_at: { ...str, description: "Hyperline's name: when the balance last changed (as `updated_at`)." },
+    auto_topup: { type: 'null', description: 'Hyperline: automatic top-up options; none here (always null).' },
+    created_at: str, updated_at: str,
   },
 });
 

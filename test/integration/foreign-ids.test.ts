@@ -240,6 +240,11 @@ const SWEEPS: Record<string, Sweep> = {
     request: (w) => ({ method: 'POST', path: '/v1/events', body: { customer_id: w.customer, event_type: 'api_call', timestamp: new Date().toISOString(), record: { id: code() } } }),
     members: { 'body.customer_id': 'customer' },
   },
+  listCreditBalances: {
+    // The customer is required (balances are indexed per customer): another workspace's is an unknown one (404).
+    request: (w) => ({ method: 'GET', path: `/v1/customers/credits?customer_id=${w.customer}&product_id=${w.creditProduct}` }),
+    members: { 'query.customer_id': 'customer', 'query.product_id': 'creditProduct' },
+  },
   listEvents: {
     // The customer is required (events are indexed per customer): another workspace's is an unknown one (404).
     request: () => ({ method: 'GET', path: '/v1/events' }),

@@ -41,6 +41,10 @@ async function world(needs: string[]): Promise<Record<string, string>> {
     values.subscription_id = (await subscribe(client, { customer_id: customer.id, starts_at: new Date().toISOString(), products: [{ ...fee, quantity: 1 }] })).id;
   }
   if (needs.includes('hyperline_product')) values.hyperline_product_id = await hyperlineProduct();
+  if (needs.includes('credit')) {
+    values.credit_product_id = (await client.post('/v1/products', { name: 'API credits', type: 'credit' })).body.id;
+    expect((await client.post(`/v1/customers/${customer.id}/credits/${values.credit_product_id}/topup`, { credit_count: 100 })).status).toBe(201);
+  }
   if (needs.includes('coupon')) values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner', type: 'amount', discount_amount: 100, currency: 'EUR', repeat: 'once' })).body.id;
   if (needs.includes('aggregator')) values.aggregator_id = (await client.post('/v1/aggregators', { name: 'API calls', event_type: 'api_call', operation: 'count', unit_name: 'call' })).body.id;
   values.start_date = new Date(Date.now() - 86_400_000).toISOString();

@@ -34,7 +34,7 @@ describe('docs/hyperline.md', () => {
   });
 
   it('lists every route a fixture replays', () => {
-    for (const name of ['create-invoice.json', 'load-wallet.json', 'cancel-subscription.json', 'reactivate-subscription.json', 'list-wallets.json', 'list-events.json', 'customer-usage.json', 'create-customers-batch.json', 'create-invoices-batch.json', 'list-invoices-v2.json', 'create-subscription.json', 'get-subscription.json', 'list-subscriptions.json']) {
+    for (const name of ['create-invoice.json', 'load-wallet.json', 'cancel-subscription.json', 'reactivate-subscription.json', 'list-wallets.json', 'list-events.json', 'customer-usage.json', 'create-customers-batch.json', 'create-invoices-batch.json', 'list-invoices-v2.json', 'create-subscription.json', 'get-subscription.json', 'list-subscriptions.json', 'list-credits.json']) {
       expect(routeRows.map((r) => r.hyperline)).toContain(fixture(name).route);
     }
   });

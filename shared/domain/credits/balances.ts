@@ -23,3 +23,14 @@ export async function listCreditBalances(ctx: Ctx, customerId: string, query: { 
   ]);
   return page;
 }
+
+/**
+ * `GET /v1/customers/credits` (Hyperline's listing of balances): one customer's, as the route above, since balances
+ * are indexed per customer; with `product_id`, that product's balance alone (an empty page when there is none).
+ */
+export async function listCreditBalancesOf(ctx: Ctx, query: { customer_id: string; product_id?: string; take: number; skip: number }): Promise<Page<CreditBalance>> {
+  if (query.product_id === undefined) return listCreditBalances(ctx, query.customer_id, query);
+  const { product, balance } = await readParties(ctx, query.customer_id, query.product_id);
+  const data = balance && query.skip === 0 && query.take > 0 ? [toCreditBalance(balance, product.name)] : [];
+  return { meta: { total: balance ? 1 : 0, taken: data.length, skipped: query.skip, approximateCount: false }, data };
+}

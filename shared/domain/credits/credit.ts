@@ -115,6 +115,9 @@ export const toCreditBalance = (item: CreditBalanceItem, name: string = item.nam
   name,
   current_balance: item.balance,
   low_count_threshold: item.low_count_threshold,
+  /** Hyperline's name for when the balance last changed; no automatic top-up here (docs/hyperline.md). */
+  last_refreshed_at: item.updated_at,
+  auto_topup: null,
   created_at: item.created_at,
   updated_at: item.updated_at,
 });

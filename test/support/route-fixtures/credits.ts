@@ -22,4 +22,5 @@ export const creditFixtures: AreaFixtures = {
     topupCustomerCredits: { credit_count: 10 },
     createCustomerCreditsUsage: { usage_retained: 1 },
   },
+  queries: { listCreditBalances: '?customer_id=cus_matrix' },
 };
