@@ -113,7 +113,7 @@ describe('top-up', () => {
     expect(second.balance_after).toBe(300);
     expect((await client.get(base)).body).toEqual({
       product_id: product.id, customer_id: customer, name: 'API credits', current_balance: 300, low_count_threshold: 5,
-      created_at: reply.body.created_at, updated_at: second.created_at,
+      last_refreshed_at: second.created_at, auto_topup: null, created_at: reply.body.created_at, updated_at: second.created_at,
     });
   });
 

@@ -145,10 +145,19 @@ const SWEEPS: Record<string, Sweep> = {
     members: {
       'body.customer_id': 'customer', 'body.invoicing_entity_id': 'entity', 'body.products[].product_id': 'product',
       'body.products[].price_configuration_id': 'priceConfiguration', 'body.coupon_ids[]': 'coupon', 'body.plan_id': 'salesPlan', 'body.plan_version_id': 'planVersion',
+      // Hyperline's shapes (docs/hyperline.md): a product by its id, coupons by theirs, one phase.
+      'body.products[].id': 'product', 'body.coupons[].id': 'coupon', 'body.phases[].products[].product_id': 'product',
+      'body.phases[].products[].price_configuration_id': 'priceConfiguration', 'body.phases[].products[].id': 'product', 'body.phases[].coupons[].id': 'coupon',
     },
     memberRequests: {
       'body.plan_id': (w) => ({ method: 'POST', path: '/v2/subscriptions', body: { customer_id: w.customer, plan_id: w.salesPlan } }),
       'body.plan_version_id': (w) => ({ method: 'POST', path: '/v2/subscriptions', body: { customer_id: w.customer, plan_version_id: w.planVersion } }),
+      'body.products[].id': (w) => ({ method: 'POST', path: '/v2/subscriptions', body: { customer_id: w.customer, products: [{ id: w.product, price_configuration_id: w.priceConfiguration }] } }),
+      'body.coupons[].id': (w) => ({ method: 'POST', path: '/v2/subscriptions', body: { customer_id: w.customer, products: [lineOf(w)], coupons: [{ id: w.coupon }] } }),
+      ...Object.fromEntries(['body.phases[].products[].product_id', 'body.phases[].products[].price_configuration_id', 'body.phases[].coupons[].id'].map((member) => [
+        member, (w: World) => ({ method: 'POST', path: '/v2/subscriptions', body: { customer_id: w.customer, phases: [{ products: [lineOf(w)], coupons: [{ id: w.coupon }] }] } }),
+      ])),
+      'body.phases[].products[].id': (w) => ({ method: 'POST', path: '/v2/subscriptions', body: { customer_id: w.customer, phases: [{ products: [{ id: w.product, price_configuration_id: w.priceConfiguration }] }] } }),
     },
   },
   createPlan: {
@@ -302,6 +311,8 @@ const FILTERS: Record<string, Kind> = {
 
 /** Members named like ids that name nothing of a workspace, and why. */
 const NOT_WORKSPACE_IDS: Record<string, string> = {
+  'createSubscription body.coupons[].product_ids': "refused whatever it names (422 coupon_terms_not_supported): a coupon applies as created",
+  'createSubscription body.phases[].coupons[].product_ids': "refused whatever it names (422 coupon_terms_not_supported): a coupon applies as created",
   'createInvoicingEntity body.tax_id': 'a tax registration number',
   'updateInvoicingEntity body.tax_id': 'a tax registration number',
   'createCustomer body.tax_ids[]': 'tax registration numbers',

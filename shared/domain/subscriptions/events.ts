@@ -5,6 +5,7 @@ import { toSubscription, type SubscriptionItem } from './subscription';
 /** The members a billing run moves every period: not told as updates (the period's invoice tells it). */
 const settings = (s: SubscriptionItem) => ({
   ...toSubscription(s), status: null, current_period_started_at: null, current_period_ends_at: null, next_billing_at: null, updated_at: '',
+  next_payment_at: null, renews_at: null, // Hyperline's names of next_billing_at and of the period's end
   // Told by their own events (paused, resumed), and a scheduled change's date moves with the cursor.
   paused_at: null, pause_billing: null, scheduled_change: s.scheduled_products ? s.scheduled_products.map((p) => [p.id, p.price_configuration_id, p.quantity]) : null,
 });
