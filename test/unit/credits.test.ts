@@ -142,7 +142,7 @@ describe('credit events', () => {
     expect(creditBalanceEvents(undefined, balance())).toEqual([{ type: 'credit.created', data: toCreditBalance(balance()) }]);
     expect(toCreditBalance(balance())).toEqual({
       product_id: 'itm_1', customer_id: 'cus_1', name: 'Credits', current_balance: 50, low_count_threshold: 10,
-      created_at: t0.toISOString(), updated_at: t0.toISOString(),
+      last_refreshed_at: t0.toISOString(), auto_topup: null, created_at: t0.toISOString(), updated_at: t0.toISOString(),
     });
   });
 
