@@ -48,10 +48,15 @@ describe('a subscription written like a signed quote writes it', () => {
     end.setUTCMonth(end.getUTCMonth() + 1);
     if (end.getUTCDate() !== new Date(startsAt).getUTCDate()) end.setUTCDate(0); // a month later, or the month's last day
     expect(reply.body.current_period_ends_at).toBe(end.toISOString());
+    // Hyperline's names beside ours (docs/hyperline.md); a year of 1,000 + 3 × 500 + 7 × 200 a month.
+    expect(reply.body).toMatchObject({
+      name: null, purchase_order: null, minimum_invoice_fee: null, next_payment_at: startsAt, cancel_at: null, renews_at: end.toISOString(), estimated_arr: 46_800,
+    });
+    const monthly = { billing_interval: { period: 'months', count: 1 }, payment_interval: { period: 'months', count: 1 } };
     expect(reply.body.products).toEqual([
-      { id: expect.stringMatching(/^subi_/), ...fee, name: 'flat_fee product', product_type: 'flat_fee', quantity: 1, billing_interval: { period: 'months', count: 1 }, fee_timing: 'in_advance', aggregator_id: null, unit_name: null },
-      { id: expect.stringMatching(/^subi_/), ...seat, name: 'seat product', product_type: 'seat', quantity: 3, billing_interval: { period: 'months', count: 1 }, fee_timing: 'in_advance', aggregator_id: null, unit_name: null },
-      { id: expect.stringMatching(/^subi_/), ...usage, name: 'dynamic product', product_type: 'dynamic', quantity: 7, billing_interval: { period: 'months', count: 1 }, fee_timing: 'in_arrears', aggregator_id: null, unit_name: null },
+      { id: expect.stringMatching(/^subi_/), ...fee, name: 'flat_fee product', product_type: 'flat_fee', quantity: 1, count: 1, ...monthly, fee_timing: 'in_advance', payment_schedule: 'start', aggregator_id: null, unit_name: null },
+      { id: expect.stringMatching(/^subi_/), ...seat, name: 'seat product', product_type: 'seat', quantity: 3, count: 3, ...monthly, fee_timing: 'in_advance', payment_schedule: 'start', aggregator_id: null, unit_name: null },
+      { id: expect.stringMatching(/^subi_/), ...usage, name: 'dynamic product', product_type: 'dynamic', quantity: 7, count: 7, ...monthly, fee_timing: 'in_arrears', payment_schedule: 'end', aggregator_id: null, unit_name: null },
     ]);
     expect(Object.keys(reply.body)).not.toEqual(expect.arrayContaining(['pk', 'billing_index', 'gsi4sk']));
   });
