@@ -41,9 +41,11 @@ const interval: Schema = {
 };
 /** One of Hyperline's inline prices: compared with the stored prices of the configuration it names, never stored. */
 const inlinePrice: Schema = {
-  type: 'object', required: ['type'],
+  type: 'object', required: ['type'], maxProperties: 20,
   properties: { type: { type: 'string', enum: ['fee', 'volume', 'packaged', 'bulk', 'bps', 'bundle'] } },
 };
+/** A Hyperline enum member with no meaning here: any of its values, bounded. */
+const word = { type: ['string', 'null'], maxLength: 64 };
 const amount = { type: 'integer', minimum: 1, maximum: 1e12 };
 const committedCount = { type: 'number', exclusiveMinimum: 0, maximum: 1e15 };
 
@@ -73,7 +75,7 @@ const hyperlineCoupon: Schema = {
   type: 'object', additionalProperties: false, required: ['id'],
   properties: {
     id: { type: 'string', minLength: 1, maxLength: 64 },
-    repeat: { type: ['string', 'null'] }, duration_period: { type: ['string', 'null'] }, duration_count: { type: ['integer', 'null'] },
+    repeat: word, duration_period: word, duration_count: { type: ['integer', 'null'] },
     expires_at: nullable(dateTime), apply_at: nullable(dateTime), product_ids: { type: ['array', 'null'], maxItems: 50, items: { type: 'string', maxLength: 64 } },
   },
 };
@@ -101,7 +103,7 @@ export const hyperlineSubscriptionMembers = (products: Schema): Record<string, S
       type: 'object', additionalProperties: false, required: ['products'],
       properties: {
         products, name: nullable(text(255)), coupons: { type: 'array', maxItems: 10, items: hyperlineCoupon },
-        end_strategy: { type: ['string', 'null'] }, duration: nullable(interval), ends_at: nullable(dateTime),
+        end_strategy: word, duration: nullable(interval), ends_at: nullable(dateTime),
       },
     },
     description: 'Hyperline: one phase without an end only (its products and coupons); more, or an end, is refused (422 `phases_not_supported`).',
@@ -110,7 +112,7 @@ export const hyperlineSubscriptionMembers = (products: Schema): Record<string, S
     type: 'object', additionalProperties: false,
     properties: {
       starts_at: nullable(dateTime), ends_at: nullable(dateTime), duration: nullable(interval), renew_automatically: { type: 'boolean' },
-      renew_for_duration: nullable(interval), activation_strategy: { type: ['string', 'null'] }, end_strategy: { type: ['string', 'null'] },
+      renew_for_duration: nullable(interval), activation_strategy: word, end_strategy: word,
     },
     description: 'Hyperline: accepted and not stored when it renews automatically; `renew_automatically: false` is refused (422 `contract_end_not_supported`).',
   },
