@@ -13,6 +13,8 @@ export const subscriptionPreviewRoutes: RouteDefinition[] = [
     id: 'previewSubscription', method: 'POST', path: '/v2/subscriptions/preview', handler: 'functions/subscriptions/preview.ts',
     scope: 'write', tag: 'Subscriptions', summary: 'Preview a subscription: its first invoice, from the body of POST /v2/subscriptions (nothing is created)',
     request: { body: subscriptionCreateBody }, response: { status: 200, schema: subscriptionPreviewResource },
+    // A product in Hyperline's shape finds its price configuration among the product's (the parent index, gsi3).
+    indexes: ['gsi3'],
   },
   {
     id: 'previewSubscriptionChange', method: 'POST', path: '/v2/subscriptions/{id}/preview', handler: 'functions/subscriptions/preview-change.ts',

@@ -313,6 +313,8 @@ const FILTERS: Record<string, Kind> = {
 const NOT_WORKSPACE_IDS: Record<string, string> = {
   'createSubscription body.coupons[].product_ids': "refused whatever it names (422 coupon_terms_not_supported): a coupon applies as created",
   'createSubscription body.phases[].coupons[].product_ids': "refused whatever it names (422 coupon_terms_not_supported): a coupon applies as created",
+  'previewSubscription body.coupons[].product_ids': "refused whatever it names (422 coupon_terms_not_supported): a coupon applies as created",
+  'previewSubscription body.phases[].coupons[].product_ids': "refused whatever it names (422 coupon_terms_not_supported): a coupon applies as created",
   'createInvoicingEntity body.tax_id': 'a tax registration number',
   'updateInvoicingEntity body.tax_id': 'a tax registration number',
   'createCustomer body.tax_ids[]': 'tax registration numbers',

@@ -278,7 +278,11 @@ describe('the meanings behind the names', () => {
     expect([ambiguous.status, ambiguous.body.code]).toEqual([422, 'ambiguous_price_configuration']);
     const named = await client.post('/v2/subscriptions', { customer_id, products: [{ id: product_id, price_configuration_id }] });
     expect([named.status, named.body.products[0].price_configuration_id]).toEqual([201, price_configuration_id]);
-    const byPrice = await client.post('/v2/subscriptions', { customer_id, products: [{ id: product_id, price: { type: 'fee', amount: 5 } }] });
+    const hyperline = { customer_id, products: [{ id: product_id, price: { type: 'fee', amount: 5 } }] };
+    // Its preview reads the body as the creation does (the same mapping), then the creation.
+    expect((await client.post('/v2/subscriptions/preview', hyperline)).body.first_invoice).toMatchObject({ amount_excluding_tax: 5 });
+    expect((await client.post('/v2/subscriptions/preview', { customer_id, products: [{ id: product_id }] })).body.code).toBe('ambiguous_price_configuration');
+    const byPrice = await client.post('/v2/subscriptions', hyperline);
     expect([byPrice.status, byPrice.body.estimated_arr]).toEqual([201, 60]);
   });
 

@@ -42,7 +42,7 @@ export type CreateSubscriptionBody = Omit<CreateSubscriptionInput, 'products'> &
  * the same transaction (as a signature redeems its quote's code). Answers as `GET /v2/subscriptions/{id}`.
  */
 export async function createSubscription(ctx: Ctx, body: CreateSubscriptionBody): Promise<Subscription> {
-  const input = await withPlanProducts(ctx, await toSubscriptionMembers(ctx, body) as CreateSubscriptionInput);
+  const input = await creationInput(ctx, body);
   const id = await retryOnRace(async () => {
     const coupons = await redemptionsOf(ctx, input);
     const { subscription, items } = await prepareSubscription(ctx, {
@@ -57,8 +57,11 @@ export async function createSubscription(ctx: Ctx, body: CreateSubscriptionBody)
   return getSubscription(ctx, id);
 }
 
+/** The body in this API's terms (Hyperline's members mapped, a plan's products taken): what a creation and its preview make. */
+export const creationInput = async (ctx: Ctx, body: CreateSubscriptionBody) => withPlanProducts(ctx, await toSubscriptionMembers(ctx, body) as CreateSubscriptionInput);
+
 /** `products`, or the products of the plan version named (docs/plans.md), never both (also for its preview: preview.ts). */
-export async function withPlanProducts(ctx: Ctx, input: CreateSubscriptionInput) {
+async function withPlanProducts(ctx: Ctx, input: CreateSubscriptionInput) {
   const byPlan = input.plan_id !== undefined || input.plan_version_id !== undefined;
   if (byPlan === (input.products !== undefined)) {
     const message = byPlan ? 'give products or a plan (plan_id / plan_version_id), not both' : 'needs products, or plan_id / plan_version_id';

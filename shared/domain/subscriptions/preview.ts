@@ -5,7 +5,7 @@ import type { AppliedCoupon, InvoiceLineItem } from '../invoices/invoice';
 import { invoiceTaxScheme } from '../invoices/tax';
 import { findEntityItem } from '../invoicing-entities/read';
 import { billingStep } from './billing';
-import { redemptionsOf, withPlanProducts, type CreateSubscriptionInput } from './create';
+import { creationInput, redemptionsOf, type CreateSubscriptionBody } from './create';
 import { prepareSubscription } from './prepare';
 import type { SubscriptionStatus } from './subscription';
 
@@ -38,8 +38,8 @@ export interface SubscriptionPreview {
  * same functions (prepareSubscription, the coupons' redemption rules), and its first invoice priced by the billing
  * run's own step (billingStep) with the tax the invoice would take; nothing is written, nothing redeemed.
  */
-export async function previewSubscriptionCreation(ctx: Ctx, given: CreateSubscriptionInput): Promise<SubscriptionPreview> {
-  const input = await withPlanProducts(ctx, given);
+export async function previewSubscriptionCreation(ctx: Ctx, given: CreateSubscriptionBody): Promise<SubscriptionPreview> {
+  const input = await creationInput(ctx, given);
   const coupons = await redemptionsOf(ctx, input);
   const { subscription } = await prepareSubscription(ctx, {
     customer_id: input.customer_id, starts_at: input.starts_at ?? ctx.clock.now().toISOString(), products: input.products,
