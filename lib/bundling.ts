@@ -93,9 +93,10 @@ export function buildLazyPackages(projectRoot: string, outRoot: string): string[
   return inputs;
 }
 
-/** The lazy packages one bundle's code imports, from its build's metafile. */
-export const lazyPackagesOf = (output: Metafile['outputs'][string] | undefined): string[] =>
-  (output?.imports ?? []).filter((imported) => imported.external && (lazyPackages as readonly string[]).includes(imported.path)).map((imported) => imported.path);
+/** The lazy packages one bundle's code imports, from its build's metafile (each once, however many modules import it). */
+export const lazyPackagesOf = (output: Metafile['outputs'][string] | undefined): string[] => [
+  ...new Set((output?.imports ?? []).filter((imported) => imported.external && (lazyPackages as readonly string[]).includes(imported.path)).map((imported) => imported.path)),
+];
 
 /** Copies the lazy packages a bundle imports (built by `buildLazyPackages` into `builtRoot`) to `outdir/node_modules/`. */
 export function copyLazyPackages(builtRoot: string, outdir: string, names: readonly string[]): void {
