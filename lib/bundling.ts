@@ -14,7 +14,7 @@ const fontkitStub = fileURLToPath(new URL('./stubs/fontkit.mjs', import.meta.url
 
 /**
  * Packages the code imports only on first use (`await import('stripe')`, shared/domain/payments/stripe/client.ts;
- * `await import('@aws-sdk/client-s3')`, shared/storage/s3-file-store.ts), each with what its module re-exports,
+ * `await import('@aws-sdk/client-s3')`, shared/storage/s3-file-store.ts; `await import('@aws-sdk/client-kms')`), each with what its module re-exports,
  * kept out of the functions' bundles: node parses a whole bundle at a cold start, lazy parts included, so a route
  * that may charge but mostly does not would pay for the SDK at every start. Each is bundled once as a module of its
  * own (`buildLazyPackages`) and copied beside each function whose code imports it (`copyLazyPackages`).
@@ -22,6 +22,11 @@ const fontkitStub = fileURLToPath(new URL('./stubs/fontkit.mjs', import.meta.url
 const lazyPackageExports = {
   stripe: "export { default } from 'stripe';",
   '@aws-sdk/client-s3': "export { S3Client, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';",
+  // Sealing and opening payment-provider secrets (shared/domain/payment-providers/secret-box.ts), only with Stripe
+  // connected; the service's token signing key on AWS (shared/identity/service-tokens.ts), once per instance.
+  // The MCP function's calls of the route functions (shared/mcp/route-invoker.ts): a tool call, never a tools/list.
+  '@aws-sdk/client-lambda': "export { LambdaClient, InvokeCommand } from '@aws-sdk/client-lambda';",
+  '@aws-sdk/client-kms': "export { KMSClient, EncryptCommand, DecryptCommand, GetPublicKeyCommand, SignCommand } from '@aws-sdk/client-kms';",
 } as const;
 
 export const lazyPackages = Object.keys(lazyPackageExports) as (keyof typeof lazyPackageExports)[];
@@ -88,9 +93,10 @@ export function buildLazyPackages(projectRoot: string, outRoot: string): string[
   return inputs;
 }
 
-/** The lazy packages one bundle's code imports, from its build's metafile. */
-export const lazyPackagesOf = (output: Metafile['outputs'][string] | undefined): string[] =>
-  (output?.imports ?? []).filter((imported) => imported.external && (lazyPackages as readonly string[]).includes(imported.path)).map((imported) => imported.path);
+/** The lazy packages one bundle's code imports, from its build's metafile (each once, however many modules import it). */
+export const lazyPackagesOf = (output: Metafile['outputs'][string] | undefined): string[] => [
+  ...new Set((output?.imports ?? []).filter((imported) => imported.external && (lazyPackages as readonly string[]).includes(imported.path)).map((imported) => imported.path)),
+];
 
 /** Copies the lazy packages a bundle imports (built by `buildLazyPackages` into `builtRoot`) to `outdir/node_modules/`. */
 export function copyLazyPackages(builtRoot: string, outdir: string, names: readonly string[]): void {

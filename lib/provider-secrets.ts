@@ -28,8 +28,6 @@ export const routesUsingProviderSecrets: Readonly<Record<string, ProviderSecrets
   stripeWebhook: 'open',
   createCreditNote: 'open',
   syncStripe: 'open',
-  // An advance runs the test workspace's due work in the route itself, automatic collection charges included.
-  advanceTestClock: 'open',
 };
 
 /**

@@ -51,9 +51,10 @@ export const workerTableAccess = {
   /**
    * Does queued due work by key; invoices it issues may price lines from gsi3; a subscription's metered usage reads
    * the customer's raw events (gsi2) for partial hours and bps; an export reads the workspace's lists (gsi1) and a
-   * customer's credit balances (gsi3).
+   * customer's credit balances (gsi3); a test clock's advance walks its workspace's partition of the scheduling
+   * index (gsi4, docs/test-clocks.md).
    */
-  dueWork: { actions: workerActions, indexes: ['gsi1', 'gsi2', 'gsi3'] },
+  dueWork: { actions: workerActions, indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4'] },
   /**
    * Reads the API key a request presents (one GetItem) and its workspace's revocation epoch (a GetItem every few
    * seconds), and records the key's use (`last_used_at`, once a minute).

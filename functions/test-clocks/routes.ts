@@ -15,10 +15,10 @@ export const testClockRoutes: RouteDefinition[] = [
   }),
   route('getTestClock', 'GET', '/v1/test-clocks/{id}', 'get', 'Get a test clock', {}),
   route('advanceTestClock', 'POST', '/v1/test-clocks/{id}/advance', 'advance', 'Advance a test clock', {
-    description: 'Moves the clock forward to `frozen_time`, running the workspace\'s scheduled work (renewals, trials, dunning, expiries) as it comes due on the way, each at its own time, through the scheduled run\'s own code. One advance at a time (409 while another runs); a `frozen_time` not after the clock\'s is 400.',
+    description: 'Starts moving the clock forward to `frozen_time` and answers at once with the clock `advancing` (its `frozen_time` unchanged). The due-work worker then runs the workspace\'s scheduled work (renewals, trials, dunning, expiries) as it comes due on the way, each at its own time, through the scheduled run\'s own code, and the clock is `ready` at `frozen_time` once it is done: poll `GET /v1/test-clocks/{id}`. One advance at a time (409 while the clock is advancing); a `frozen_time` not after the clock\'s is 400.',
     request: { path: idPath, body: testClockAdvanceBody },
-    // Its own index, and those the scheduled work it runs queries (the worker's).
-    indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4'],
+    // It only writes: the walk through the scheduled work, and its queries, are the worker's.
+    indexes: [],
   }),
   route('deleteTestClock', 'DELETE', '/v1/test-clocks/{id}', 'delete', 'Delete a test clock', {
     description: 'The workspace\'s time is the real time again. Work scheduled while on the clock is not run afterwards.',

@@ -1,5 +1,4 @@
 import { createHash, createPrivateKey, createPublicKey, createSign } from 'node:crypto';
-import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { serviceIssuer } from './issuer';
 
@@ -57,6 +56,8 @@ async function localSigningKey(): Promise<SigningKey> {
 }
 
 async function kmsSigningKey(keyId: string): Promise<SigningKey> {
+  // Imported on first use (a lazy package, lib/bundling.ts): once per instance, when it first signs or lists its key.
+  const { GetPublicKeyCommand, KMSClient, SignCommand } = await import('@aws-sdk/client-kms');
   const kms = new KMSClient({});
   const { PublicKey } = await kms.send(new GetPublicKeyCommand({ KeyId: keyId }));
   const jwk = createPublicKey({ key: Buffer.from(PublicKey!), format: 'der', type: 'spki' }).export({ format: 'jwk' }) as JWK;

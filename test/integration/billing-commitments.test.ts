@@ -1,6 +1,6 @@
 import { startTestApi, type Client, type TestApi } from '../support/api';
 import { monthsAfter, pricedProduct, subscribe, subscriber } from '../support/subscriptions';
-import { clockedClient } from '../support/test-clocks';
+import { advanceClock, clockedClient } from '../support/test-clocks';
 import { billThresholdCrossing } from '../../shared/domain/subscriptions/threshold-billing';
 import { workspaceCtx } from '../../shared/domain/test-clocks/workspace-clock';
 
@@ -32,8 +32,8 @@ async function meteredSetup() {
 }
 
 const advance = async (client: Client, clockId: string, to: string) => {
-  const reply = await client.post(`/v1/test-clocks/${clockId}/advance`, { frozen_time: to });
-  expect([reply.status, reply.body.frozen_time]).toEqual([200, to]);
+  const { started, ready } = await advanceClock(client, clockId, to);
+  expect([started.status, ready.body.frozen_time]).toEqual([200, to]);
 };
 let records = 0;
 const ingest = async (client: Client, customerId: string, at: string, tokens: number) => {

@@ -1,6 +1,6 @@
 import { startTestApi, type Client, type TestApi } from '../support/api';
 import { monthsAfter, pricedProduct, subscribe, subscriber } from '../support/subscriptions';
-import { clockedClient, testModeClient } from '../support/test-clocks';
+import { advanceClock, clockedClient, testModeClient, untilReady } from '../support/test-clocks';
 
 let api: TestApi;
 let live: Client;
@@ -63,8 +63,11 @@ describe('test clocks', () => {
 
     const end = monthsAfter(T0, 13);
     const advanced = await client.post(`/v1/test-clocks/${clockId}/advance`, { frozen_time: end });
-    expect(advanced.status).toBe(200);
-    expect(advanced.body).toMatchObject({ frozen_time: end, status: 'ready' });
+    // Answered at once: the worker walks the due work, and the clock is ready at the target once it is done.
+    expect([advanced.status, advanced.body.status, advanced.body.frozen_time]).toEqual([200, 'advancing', T0]);
+    expect((await client.get(`/v1/test-clocks/${clockId}`)).body.status).toBe('advancing');
+    expect((await client.delete(`/v1/test-clocks/${clockId}`)).body.code).toBe('test_clock_advancing');
+    expect((await untilReady(client, clockId)).body).toMatchObject({ frozen_time: end, status: 'ready' });
 
     const invoices = await invoicesOf(client, customer.id);
     expect(periods(invoices)).toEqual(Array.from({ length: 14 }, (_, i) => monthsAfter(T0, i)));
@@ -75,7 +78,7 @@ describe('test clocks', () => {
     expect(trial.every((i) => i.created_at === i.period_starts_at)).toBe(true);
 
     // Advancing again re-bills nothing: only the periods the new stretch reaches.
-    expect((await client.post(`/v1/test-clocks/${clockId}/advance`, { frozen_time: monthsAfter(T0, 14) })).status).toBe(200);
+    expect((await advanceClock(client, clockId, monthsAfter(T0, 14))).ready.body).toMatchObject({ frozen_time: monthsAfter(T0, 14), status: 'ready' });
     expect(periods(await invoicesOf(client, customer.id))).toEqual(Array.from({ length: 15 }, (_, i) => monthsAfter(T0, i)));
     await client.delete(`/v1/test-clocks/${clockId}`);
   });
@@ -91,6 +94,9 @@ describe('test clocks', () => {
     // At once: 409 for the loser; one after the other: 400 (the clock is already there).
     expect(statuses[0]).toBe(200);
     expect([400, 409]).toContain(statuses[1]);
+    // Until the worker is done, another advance is refused too.
+    expect((await client.post(`/v1/test-clocks/${clockId}/advance`, { frozen_time: monthsAfter(T0, 4) })).body.code).toBe('test_clock_advancing');
+    await untilReady(client, clockId);
     expect(periods(await invoicesOf(client, customer.id))).toEqual([0, 1, 2, 3].map((i) => monthsAfter(T0, i)));
     expect((await client.get(`/v1/test-clocks/${clockId}`)).body).toMatchObject({ frozen_time: to, status: 'ready' });
     await client.delete(`/v1/test-clocks/${clockId}`);

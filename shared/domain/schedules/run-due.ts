@@ -17,6 +17,8 @@ import { billSubscriptionsTogether } from '../subscriptions/billing-batch';
 import { SUBSCRIPTION_BILLING } from '../subscriptions/subscription';
 import { PLAN_MIGRATION_WORK } from '../plans/migration';
 import { processMigration } from '../plans/migrate';
+import { TEST_CLOCK_ADVANCE } from '../test-clocks/advance';
+import { runTestClockAdvance } from '../test-clocks/advance-run';
 import { workspaceCtx } from '../test-clocks/workspace-clock';
 import { autoLoadWallet } from '../wallets/operations';
 import { AUTO_LOAD } from '../wallets/schedule';
@@ -44,6 +46,8 @@ export const DUE_WORK: Record<string, (ctx: Ctx, key: Key, id: string) => Promis
  * does not know (a message from a newer or older version) is logged and dropped, not retried.
  */
 export async function runDueItem(item: DueItem): Promise<void> {
+  // A test clock's advance walks the workspace's due work with this module's own batch runner (docs/test-clocks.md).
+  if (item.kind === TEST_CLOCK_ADVANCE) return runTestClockAdvance(item.workspace, item.id, runDueBatch);
   const work = DUE_WORK[item.kind];
   if (!work) {
     console.warn(JSON.stringify({ level: 'warn', scheduled: item.kind, id: item.id, workspace: item.workspace, message: 'unknown kind of due work: dropped' }));

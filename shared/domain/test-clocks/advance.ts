@@ -1,30 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { clock as processClock } from '../../clock';
-import type { Ctx } from '../../context';
+import { makeCtx, type Ctx } from '../../context';
 import { tableName } from '../../db/client';
-import { clockPartition } from '../../db/due-keys';
-import { outsideEffect } from '../../db/effect-claim';
+import { dueIndexKeys } from '../../db/due-keys';
+import { settingKey, type Key } from '../../db/keys';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
-import { Conflict, InvalidRequest, ServiceUnavailable } from '../../errors';
-import { duePages, upToKey, type DueEntry } from '../schedules/due-index';
-import { dueItemOf, type DueItem } from '../schedules/due-item';
-import { runDueBatch } from '../schedules/run-due';
-import { ADVANCE_HOLD_MS, isAdvancing, storedTestClock } from './manage';
+import { Conflict, InvalidRequest } from '../../errors';
+import { isAdvancing, storedTestClock } from './manage';
 import { clockRegistryKey, testClockResource, workspaceRecordKey, type StoredTestClock, type TestClock } from './test-clock';
 
-/** What one advance runs at most (a test workspace's year of renewals, dunning and expiries is far less). */
-export const MOST_RUNS_PER_ADVANCE = 5_000;
-
-const dueTimeOf = (entry: DueEntry): string => String(entry.gsi4sk).split('#')[0]!;
-const entryId = (entry: DueEntry): string => `${String(entry.pk)}\n${String(entry.sk)}\n${String(entry.gsi4sk)}`;
-const holdUntil = () => processClock.now().getTime() + ADVANCE_HOLD_MS;
+/** The kind of due work that walks an advance (shared/domain/test-clocks/advance-run.ts), its id the advance's holder. */
+export const TEST_CLOCK_ADVANCE = 'test_clock_advance';
 
 /**
- * Moves the workspace's clock forward to `frozen_time`, running on the way every piece of its scheduled work that
- * comes due, in the order it comes due and each at its own time: the clock stops at each due time, the work runs
- * there (runDueBatch, what the scheduled run's worker runs) and may schedule more (the next renewal), which the walk
- * then finds in turn. One advance at a time: the first takes the clock by a conditional write on its version (a
- * second at once gets 409), holding it while it walks; a crashed one's hold lapses after ADVANCE_HOLD_MS.
+ * How long a queued advance holds the clock before the worker takes it up: the scheduled run reads the work within a
+ * minute, and the queue retries a failed receive within minutes (docs/scheduled-work.md). Once the walk runs, each
+ * step renews the hold for ADVANCE_HOLD_MS (manage.ts). A hold that lapses (the work dead-lettered) frees the clock.
+ */
+export const ADVANCE_QUEUED_HOLD_MS = 10 * 60_000;
+
+/** The workspace's one advance work item (`WS#<ws>#SETTING` / `test_clock_advance`): one clock, one advance at a time. */
+export const advanceWorkKey = (workspaceId: string): Key => settingKey(makeCtx(workspaceId, 'test-clock'), TEST_CLOCK_ADVANCE);
+
+export const advancing = () => new Conflict('The test clock is being advanced by another request; try again once it is ready.', 'test_clock_advancing');
+
+/**
+ * Starts moving the workspace's clock forward to `frozen_time` and answers at once with the clock `advancing`
+ * (as Stripe's test clocks do): the walk through the work that comes due on the way is the due-work worker's
+ * (advance-run.ts), handed over as one due item, written in the same transaction that takes the clock. This route so
+ * loads none of that work's code. One advance at a time: the take is conditioned on the clock's version (a second
+ * at once gets 409, as does one while the clock is advancing); the clock is `ready` again once the worker is done.
  */
 export async function advanceTestClock(ctx: Ctx, id: string, body: { frozen_time: string }): Promise<TestClock> {
   const { clock } = await storedTestClock(ctx, id);
@@ -34,51 +39,32 @@ export async function advanceTestClock(ctx: Ctx, id: string, body: { frozen_time
     throw new InvalidRequest(`A test clock only moves forward: frozen_time must be after ${clock.frozen_time}.`, [{ path: '/frozen_time', message: `must be after ${clock.frozen_time}` }]);
   }
   const holder = randomUUID();
-  let state = await write(ctx, clock, { status: 'advancing', holder, advancing_to: target, held_until: holdUntil() }, 'take');
-  const seen = new Set<string>();
-  let runs = 0;
-  for (;;) {
-    const fresh = (await dueEntries(ctx.workspaceId, target)).filter((e) => !seen.has(entryId(e)));
-    if (fresh.length === 0) break;
-    const at = [state.frozen_time, dueTimeOf(fresh[0]!)].sort().at(-1)!;
-    const batch = fresh.filter((e) => dueTimeOf(e) <= at);
-    state = await write(ctx, state, { frozen_time: at, held_until: holdUntil() });
-    for (const entry of batch) seen.add(entryId(entry));
-    // The work is the scheduled run's, not this request's effect: an Idempotency-Key retry replays the clock instead.
-    const failed = await outsideEffect(() => runDueBatch(batch.map(dueItemOf).filter((i): i is DueItem => !!i)));
-    runs += batch.length;
-    if (failed.length > 0 || runs > MOST_RUNS_PER_ADVANCE) {
-      await write(ctx, state, { status: 'ready', holder: undefined, advancing_to: undefined, held_until: undefined });
-      throw new ServiceUnavailable(failed.length > 0
-        ? `The clock stopped at ${at}: ${failed.length} piece(s) of scheduled work due then failed (${String(failed[0]!.error)}). Advance again to retry.`
-        : `The clock stopped at ${at}: more than ${MOST_RUNS_PER_ADVANCE} pieces of scheduled work in one advance. Advance again to go on.`);
-    }
-  }
-  return testClockResource(await write(ctx, state, { frozen_time: target, status: 'ready', holder: undefined, advancing_to: undefined, held_until: undefined }));
-}
-
-const advancing = () => new Conflict('The test clock is being advanced by another request; try again once it is ready.', 'test_clock_advancing');
-
-/** The workspace's scheduled work due up to `to`, in due order (its own partition of the scheduling index). */
-async function dueEntries(workspaceId: string, to: string): Promise<DueEntry[]> {
-  const entries: DueEntry[] = [];
-  for await (const page of duePages(clockPartition(workspaceId), '', upToKey(new Date(to)))) entries.push(...page);
-  return entries;
+  const now = processClock.now();
+  // Due now in real time (the scheduled run's buckets), not on the clock: the clock's own partition is what the walk reads.
+  const work = {
+    ...advanceWorkKey(ctx.workspaceId), _type: TEST_CLOCK_ADVANCE, holder,
+    ...dueIndexKeys(makeCtx(ctx.workspaceId, ctx.requestId), now.toISOString(), TEST_CLOCK_ADVANCE, holder),
+  };
+  const taken = await writeClock(ctx.workspaceId, clock, { status: 'advancing', holder, advancing_to: target, held_until: now.getTime() + ADVANCE_QUEUED_HOLD_MS }, 'take', [
+    { Put: { TableName: tableName(), Item: work } },
+  ]);
+  return testClockResource(taken);
 }
 
 /**
- * Writes the clock (and the scheduled run's mirror of its time) if it is still as read: the version it had for the
- * advance that takes it, and still held by this advance for its later steps.
+ * Writes the clock (and the scheduled run's mirror of its time), with `also` in the same transaction, if it is still
+ * as read: the version it had for the advance that takes it, and still held by this advance for its later steps.
  */
-async function write(ctx: Ctx, from: StoredTestClock, change: Partial<StoredTestClock>, mode: 'take' | 'step' = 'step'): Promise<StoredTestClock> {
+export async function writeClock(workspaceId: string, from: StoredTestClock, change: Partial<StoredTestClock>, mode: 'take' | 'step', also: TransactItem[] = []): Promise<StoredTestClock> {
   const next: StoredTestClock = { ...from, ...change, version: from.version + 1 };
   for (const key of ['holder', 'advancing_to', 'held_until'] as const) if (next[key] === undefined) delete next[key];
   const condition = mode === 'take'
     ? { ConditionExpression: 'test_clock.version = :v', ExpressionAttributeValues: { ':v': from.version, ':clock': next } }
     : { ConditionExpression: 'test_clock.holder = :holder', ExpressionAttributeValues: { ':holder': from.holder, ':clock': next } };
   const items: TransactItem[] = [
-    { Update: { TableName: tableName(), Key: workspaceRecordKey(ctx.workspaceId), UpdateExpression: 'SET test_clock = :clock', ...condition } },
-    { Put: { TableName: tableName(), Item: { ...clockRegistryKey(ctx.workspaceId), _type: 'test_clock_registry', workspace: ctx.workspaceId, frozen_time: next.frozen_time } } },
+    { Update: { TableName: tableName(), Key: workspaceRecordKey(workspaceId), UpdateExpression: 'SET test_clock = :clock', ...condition } },
+    { Put: { TableName: tableName(), Item: { ...clockRegistryKey(workspaceId), _type: 'test_clock_registry', workspace: workspaceId, frozen_time: next.frozen_time } } },
+    ...also,
   ];
   try {
     await transactWrite(items);
