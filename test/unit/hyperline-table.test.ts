@@ -33,6 +33,12 @@ describe('docs/hyperline.md', () => {
     }
   });
 
+  it('lists exactly the routes of the inventory of Hyperline\'s reference, each once', () => {
+    const listed = routeRows.map((r) => r.hyperline);
+    expect(listed.filter((route, i) => listed.indexOf(route) !== i)).toEqual([]);
+    expect([...listed].sort()).toEqual([...fixture('routes.json').routes].sort());
+  });
+
   it('lists every route a fixture replays', () => {
     for (const name of ['create-invoice.json', 'load-wallet.json', 'cancel-subscription.json', 'reactivate-subscription.json', 'list-wallets.json', 'list-events.json', 'customer-usage.json', 'create-customers-batch.json', 'create-invoices-batch.json', 'list-invoices-v2.json', 'create-subscription.json', 'get-subscription.json', 'list-subscriptions.json', 'list-credits.json']) {
       expect(routeRows.map((r) => r.hyperline)).toContain(fixture(name).route);
