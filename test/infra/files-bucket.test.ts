@@ -1,15 +1,15 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { BillingStack } from '../../lib/billing-stack';
 import { routeTagKey } from '../../lib/route-function';
+import { testApp } from './stack-templates';
 
 type Resource = { Properties: Record<string, any> };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 
-/** Bundling skipped (DESIGN.md §12). */
 const stackOf = (withKey = false): BillingStack => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp();
   return new BillingStack(app, 'Test', withKey ? { encryptionKey: new Key(new Stack(app, 'Shared'), 'Key', { enableKeyRotation: true }) } : {});
 };
 
