@@ -8,9 +8,14 @@ import { testApp } from './stack-templates';
 type Resource = { Properties: Record<string, any> };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 
+const stacks = new Map<boolean, BillingStack>();
+/** The stack, with a key of its own or without; each synthesized once (a synth takes seconds). */
 const stackOf = (withKey = false): BillingStack => {
+  if (stacks.has(withKey)) return stacks.get(withKey)!;
   const app = testApp();
-  return new BillingStack(app, 'Test', withKey ? { encryptionKey: new Key(new Stack(app, 'Shared'), 'Key', { enableKeyRotation: true }) } : {});
+  const stack = new BillingStack(app, 'Test', withKey ? { encryptionKey: new Key(new Stack(app, 'Shared'), 'Key', { enableKeyRotation: true }) } : {});
+  stacks.set(withKey, stack);
+  return stack;
 };
 
 const s3Statements = (template: Template): Statement[] =>
