@@ -1,4 +1,3 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { routes, type RouteDefinition } from '../../functions/routes';
 import { BillingStack, routesQueueingDeliveries } from '../../lib/billing-stack';
@@ -20,13 +19,10 @@ import { AUTHORIZER_CACHE_SECONDS, REVOCATION_BOUND_SECONDS } from '../../shared
 import { tableDefinition } from '../../shared/db/table-definition';
 import { EVENT_SOURCE_TYPES } from '../../shared/domain/events/map-change';
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_ATTRIBUTES, rateLimitEnvironment } from '../../shared/http/rate-limit-settings';
-import { flatId, flattenTemplates, resourceCount, stackTemplates, type StackTemplate } from './stack-templates';
+import { flatId, flattenTemplates, resourceCount, stackTemplates, testApp, type StackTemplate } from './stack-templates';
 
-/**
- * Bundling skipped (DESIGN.md §12): synth takes a second instead of one esbuild run per route. The operators'
- * dashboard (its bucket, distribution and CDK's copying function) is left out: test/infra/operator-dashboard.test.ts.
- */
-const context = { 'aws:cdk:bundling-stacks': [], operatorDashboard: 'false' };
+/** The operators' dashboard (its bucket, distribution and CDK's copying function) is left out: test/infra/operator-dashboard.test.ts. */
+const context = { operatorDashboard: 'false' };
 const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
 
 type Resource = { Properties: Record<string, any> };
@@ -127,7 +123,7 @@ const matches = (pattern: unknown, record: unknown): boolean => {
 };
 
 beforeAll(() => {
-  const app = new App({ context });
+  const app = testApp(context);
   stack = new BillingStack(app, 'Test');
   stacks = stackTemplates(stack);
   template = flattenTemplates(stacks);
@@ -266,7 +262,7 @@ describe('rate limits', () => {
 
   const fewRoutes = routes.filter((r) => r.id === 'getCustomer' || routesQueueingDeliveries.includes(r.id));
   const synthWith = (props: ConstructorParameters<typeof BillingStack>[2], extraContext: Record<string, unknown> = {}) =>
-    stackTemplates(new BillingStack(new App({ context: { ...context, ...extraContext } }), 'Test', { routes: fewRoutes, ...props }));
+    stackTemplates(new BillingStack(testApp({ ...context, ...extraContext }), 'Test', { routes: fewRoutes, ...props }));
 
   test('configurable per stack: by props, or by CDK context; switched off, no counter grant at all', () => {
     const byProps = synthWith({ rateLimits: { perWorkspace: { reads: 1000, writes: 100, windowSeconds: 60 }, stage: { rateLimit: 50, burstLimit: 100 } } });
@@ -415,12 +411,12 @@ describe('HTTP API', () => {
   });
 
   test('needs no context to synthesize, and trusts an external issuer only when configured', () => {
-    const external = new App({ context: { ...context, jwtIssuer: 'https://idp.example.com/', jwtAudience: 'billing-api, other' } });
+    const external = testApp({ ...context, jwtIssuer: 'https://idp.example.com/', jwtAudience: 'billing-api, other' });
     const externalTemplate = flattenTemplates(stackTemplates(new BillingStack(external, 'External')));
     externalTemplate.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ EXTERNAL_JWT_ISSUER: 'https://idp.example.com/', EXTERNAL_JWT_AUDIENCE: 'billing-api,other' }) },
     });
-    const half = new App({ context: { ...context, jwtIssuer: 'https://idp.example.com/' } });
+    const half = testApp({ ...context, jwtIssuer: 'https://idp.example.com/' });
     expect(() => new BillingStack(half, 'NoAudience')).toThrow(/"jwtIssuer" needs "jwtAudience"/);
   });
 });
@@ -615,7 +611,7 @@ const copyOf = (route: RouteDefinition, n: number, tag = route.tag): RouteDefini
   ...route, id: `${route.id}Copy${n}`, path: `/copy${n}${route.path}`, tag,
 });
 const synth = (routeList: readonly RouteDefinition[]): StackTemplate[] =>
-  stackTemplates(new BillingStack(new App({ context }), 'Test', { routes: routeList }));
+  stackTemplates(new BillingStack(testApp(context), 'Test', { routes: routeList }));
 /** The route ids of a template's functions, by the tag RouteFunction puts on them. */
 const routeIdsIn = (t: Template): string[] =>
   Object.values(t.findResources('AWS::Lambda::Function') as Record<string, Resource>)

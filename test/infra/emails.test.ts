@@ -1,14 +1,21 @@
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { BillingStack } from '../../lib/billing-stack';
 import { devRoutes } from '../../lib/local/dev-routes';
 import { emailFeedbackHandler, sesFeedbackDetailTypes } from '../../lib/email-feedback';
 import { deliveryConsumer, deliveryQueueUrlEnv, emailTransportEnv, sesConfigurationSetEnv, streamHandler, workerTagKey } from '../../lib/event-pipeline';
 import { routeTagKey } from '../../lib/route-function';
+import { testApp } from './stack-templates';
 
-/** Bundling skipped (DESIGN.md §12). */
-const synth = (props: { sesIdentity?: string } = {}, context: Record<string, unknown> = {}): Template =>
-  Template.fromStack(new BillingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), 'Test', props));
+type Props = { sesIdentity?: string };
+const stacks = new Map<string, BillingStack>();
+/** The stack of a configuration, synthesized once (a synth takes seconds) for the tests that read it. */
+const stackOf = (props: Props = {}, context: Record<string, unknown> = {}): BillingStack => {
+  const key = JSON.stringify([props, context]);
+  if (!stacks.has(key)) stacks.set(key, new BillingStack(testApp(context), 'Test', props));
+  return stacks.get(key)!;
+};
+/** The parent stack's template. */
+const synth = (props: Props = {}, context: Record<string, unknown> = {}): Template => Template.fromStack(stackOf(props, context));
 
 type Resource = { Properties: Record<string, any> };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
@@ -22,8 +29,8 @@ const functionOf = (template: Template, worker: string): [string, Resource] => {
 };
 
 /** The environment of a route's function (in its nested stack), and the SES statements of that nested stack. */
-function routeFunctionOf(props: { sesIdentity?: string }, routeId: string) {
-  const stack = new BillingStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test', props);
+function routeFunctionOf(props: Props, routeId: string) {
+  const stack = stackOf(props);
   const template = Template.fromStack(stack.routeStacks.find((group) => group.functions.has(routeId))!);
   const fn = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).find((f) =>
     (f.Properties.Tags as { Key: string; Value: string }[]).some((tag) => tag.Key === routeTagKey && tag.Value === routeId))!;
@@ -134,7 +141,7 @@ describe('emails on AWS', () => {
   });
 
   test('the development routes of npm start (POST /dev/emails/{id}/bounce) are not in the stack', () => {
-    const stack = new BillingStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test', { sesIdentity: 'mail.example.com' });
+    const stack = stackOf({ sesIdentity: 'mail.example.com' });
     const routeKeys = [stack, ...stack.routeStacks].flatMap((s) =>
       Object.values(Template.fromStack(s).findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>).map((route) => route.Properties.RouteKey as string));
     expect(routeKeys).toContain('POST /v1/invoices/{id}/send');

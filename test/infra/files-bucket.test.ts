@@ -1,16 +1,21 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { BillingStack } from '../../lib/billing-stack';
 import { routeTagKey } from '../../lib/route-function';
+import { testApp } from './stack-templates';
 
 type Resource = { Properties: Record<string, any> };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 
-/** Bundling skipped (DESIGN.md §12). */
+const stacks = new Map<boolean, BillingStack>();
+/** The stack, with a key of its own or without; each synthesized once (a synth takes seconds). */
 const stackOf = (withKey = false): BillingStack => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  return new BillingStack(app, 'Test', withKey ? { encryptionKey: new Key(new Stack(app, 'Shared'), 'Key', { enableKeyRotation: true }) } : {});
+  if (stacks.has(withKey)) return stacks.get(withKey)!;
+  const app = testApp();
+  const stack = new BillingStack(app, 'Test', withKey ? { encryptionKey: new Key(new Stack(app, 'Shared'), 'Key', { enableKeyRotation: true }) } : {});
+  stacks.set(withKey, stack);
+  return stack;
 };
 
 const s3Statements = (template: Template): Statement[] =>

@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { routes } from '../../functions/routes';
@@ -10,7 +10,7 @@ import { routeTagKey } from '../../lib/route-function';
 import { groupRoutes } from '../../lib/routes-stack';
 import { dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { BUSINESS_METRICS } from '../../shared/observability/business-metrics';
-import { flattenTemplates, stackTemplates } from './stack-templates';
+import { flattenTemplates, stackTemplates, testApp } from './stack-templates';
 
 /**
  * What tells someone when the deployed stack breaks (docs/operations.md): the alarm topic and its subscription, the
@@ -18,14 +18,11 @@ import { flattenTemplates, stackTemplates } from './stack-templates';
  * concurrency caps. The failure-queue, 5xx and quarantine alarms are in operations.test.ts.
  */
 
-/** Bundling skipped (DESIGN.md §12), as in billing-stack.test.ts. */
-const baseContext = { 'aws:cdk:bundling-stacks': [] };
-
 type Json = Record<string, any>;
 
 /** The stack, flattened, and the stack its props' resources (a key) were made in. */
 const synthWithShared = (props?: (scope: Stack) => BillingStackProps, context: Record<string, unknown> = {}) => {
-  const app = new App({ context: { ...baseContext, ...context } });
+  const app = testApp(context);
   // Only when the props need it: an empty stack is a synth warning.
   const shared = props && new Stack(app, 'Shared');
   return { template: flattenTemplates(stackTemplates(new BillingStack(app, 'Test', shared && props!(shared)))), shared };
@@ -152,7 +149,7 @@ describe('alarms', () => {
     const workerFunctions = [...functionNames.keys()].filter((id) => !routeFunctions.includes(id));
     expect(lambdaAlarmFunctions(template)).toEqual(expect.arrayContaining(routeFunctions));
     // As a property without synthWithShared's stack for shared resources (none needed: an empty stack is a warning).
-    const asProperty = flattenTemplates(stackTemplates(new BillingStack(new App({ context: baseContext }), 'Test', { routeFunctionAlarms: false })));
+    const asProperty = flattenTemplates(stackTemplates(new BillingStack(testApp(), 'Test', { routeFunctionAlarms: false })));
     for (const off of [asProperty, synth(undefined, { routeFunctionAlarms: 'false' })]) {
       const watched = lambdaAlarmFunctions(off);
       expect(watched.filter((id) => routeFunctions.includes(id))).toEqual([]);

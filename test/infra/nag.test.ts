@@ -1,17 +1,15 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { BillingFunction } from '../../lib/billing-function';
 import { BillingStack, type BillingStackProps } from '../../lib/billing-stack';
-
-/** Bundling skipped (DESIGN.md §12), as in billing-stack.test.ts. */
-const context = { 'aws:cdk:bundling-stacks': [] };
+import { testApp } from './stack-templates';
 
 /** The AwsSolutions findings left once the acknowledgments in lib/ (each with its reason) are applied. */
 const findings = (props: (scope: Stack) => BillingStackProps = () => ({})): string[] => {
-  const app = new App({ context });
+  const app = testApp();
   const shared = new Stack(app, 'Shared');
   const stack = new BillingStack(app, 'Test', props(shared));
   const report = new AwsSolutionsChecks().validateScope(stack);
@@ -41,7 +39,7 @@ describe("cdk-nag's AwsSolutions checks", () => {
   });
 
   test('the checks do find what they look for: an unacknowledged wildcard fails them', () => {
-    const app = new App({ context });
+    const app = testApp();
     const stack = new BillingStack(app, 'Test');
     const routeFunction = stack.routeStacks[0]!.node.findAll().find((c): c is BillingFunction => c instanceof BillingFunction)!;
     routeFunction.fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:*'], resources: ['*'] }));

@@ -1,14 +1,12 @@
-import { App } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes } from '../../functions/routes';
 import { BillingStack } from '../../lib/billing-stack';
 import { upstreamRoutes } from '../../lib/oauth-sign-in';
 import { routeTagKey } from '../../lib/route-function';
-import { flattenTemplates, stackTemplates } from './stack-templates';
+import { flattenTemplates, stackTemplates, testApp } from './stack-templates';
 
-/** Bundling skipped (DESIGN.md §12), as in billing-stack.test.ts. */
-const base = { 'aws:cdk:bundling-stacks': [], jwtIssuer: 'https://issuer.test/', jwtAudience: 'billing-test' };
+const base = { jwtIssuer: 'https://issuer.test/', jwtAudience: 'billing-test' };
 const upstream = { oauthUpstreamIssuer: 'https://login.example.com', oauthUpstreamClientId: 'billing-api', oauthWorkspaceClaim: 'https://example.com/workspaces' };
 const importedArn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:billing/oidc-AbCdEf';
 
@@ -23,7 +21,7 @@ function synth(context: Record<string, unknown>) {
 }
 
 function synthOnce(context: Record<string, unknown>) {
-  const stack = new BillingStack(new App({ context: { ...base, ...context } }), 'Test');
+  const stack = new BillingStack(testApp({ ...base, ...context }), 'Test');
   const template = flattenTemplates(stackTemplates(stack));
   const functions = template.findResources('AWS::Lambda::Function') as Record<string, Resource>;
   const byRoute = new Map<string, Resource & { id: string }>();

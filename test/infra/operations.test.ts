@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -11,17 +11,14 @@ import { routeTagKey } from '../../lib/route-function';
 import { dueWorker, scheduledHandler } from '../../lib/scheduler';
 import { routeTableAccess, workerTableAccess, type TableAccess } from '../../lib/table-access';
 import { LEASE_PARTITION, SCHEDULE_PARTITION } from '../../shared/db/keys';
-import { flattenTemplates, stackTemplates } from './stack-templates';
-
-/** Bundling skipped (DESIGN.md §12), as in billing-stack.test.ts. */
-const context = { 'aws:cdk:bundling-stacks': [] };
+import { flattenTemplates, stackTemplates, testApp } from './stack-templates';
 
 type Json = Record<string, any>;
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
 
 /** The stack, flattened; `props` may make what it passes (a key, a topic) in a stack of their own. */
 const synth = (props?: (scope: Stack) => BillingStackProps): Template => {
-  const app = new App({ context });
+  const app = testApp();
   return flattenTemplates(stackTemplates(new BillingStack(app, 'Test', props?.(new Stack(app, 'Shared')))));
 };
 const resources = (t: Template, type: string) => t.findResources(type) as Record<string, Json>;

@@ -4,19 +4,17 @@
  * API's paths forwarded uncached, the build and its config deployed, and the first-party OAuth client's redirect
  * URI given to the authorization route. cdk-nag is test/infra/nag.test.ts.
  */
-import { App } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { BillingStack } from '../../lib/billing-stack';
 import { DASHBOARD_CSP } from '../../lib/dashboard-headers';
 import { API_PATHS } from '../../lib/operator-dashboard';
 import { routeTagKey } from '../../lib/route-function';
-import { flattenTemplates, stackTemplates } from './stack-templates';
+import { flattenTemplates, stackTemplates, testApp } from './stack-templates';
 
-const context = { 'aws:cdk:bundling-stacks': [] };
 let template: Template;
 
 beforeAll(() => {
-  template = flattenTemplates(stackTemplates(new BillingStack(new App({ context }), 'Test')));
+  template = flattenTemplates(stackTemplates(new BillingStack(testApp(), 'Test')));
 }, 120_000);
 
 type Resource = { Properties: Record<string, any> };
@@ -95,7 +93,7 @@ describe('the operators’ dashboard stack', () => {
   });
 
   test('is left out with the context operatorDashboard=false', () => {
-    const without = flattenTemplates(stackTemplates(new BillingStack(new App({ context: { ...context, operatorDashboard: 'false' } }), 'Test')));
+    const without = flattenTemplates(stackTemplates(new BillingStack(testApp({ operatorDashboard: 'false' }), 'Test')));
     expect(Object.keys(without.findResources('AWS::CloudFront::Distribution'))).toEqual([]);
   });
 });

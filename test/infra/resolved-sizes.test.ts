@@ -1,9 +1,9 @@
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Stack, Validations, type App } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { BillingStack } from '../../lib/billing-stack';
-import { flattenTemplates, stackTemplates } from './stack-templates';
+import { flattenTemplates, stackTemplates, testApp, validationFindings } from './stack-templates';
 import { resolveWorstCase } from './worst-case';
 
 /**
@@ -19,7 +19,6 @@ type Json = Record<string, any>;
 
 /** Every optional part on: upstream OIDC sign-in, an external issuer, a customer key, an alarm topic and address, an SES identity, a long stack name. */
 const everything = {
-  'aws:cdk:bundling-stacks': [],
   jwtIssuer: 'https://login.example-identity-provider.com/realms/billing-production/',
   jwtAudience: 'billing-api-production,billing-api-staging',
   jwtJwksUrl: 'https://login.example-identity-provider.com/realms/billing-production/protocol/openid-connect/certs',
@@ -35,10 +34,14 @@ const everything = {
 const longStackName = `Billing${'X'.repeat(121)}`;
 
 const templates: [string, Template][] = [];
+/** The apps of the two templates, for their CloudFormation validation reports. */
+const apps: App[] = [];
 beforeAll(() => {
-  const plain = new BillingStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'BillingApi');
+  const plainApp = testApp({}, { validated: true });
+  const plain = new BillingStack(plainApp, 'BillingApi');
   templates.push(['the default stack', flattenTemplates(stackTemplates(plain))]);
-  const app = new App({ context: everything });
+  const app = testApp(everything, { validated: true });
+  apps.push(plainApp, app);
   const shared = new Stack(app, 'Shared');
   Validations.of(shared).acknowledge({ id: 'CloudFormation-Validate::F0001', reason: 'Holds only imported references (the key and the topic), no resources.' });
   const full = new BillingStack(app, longStackName, {
@@ -82,6 +85,11 @@ test.each([0, 1])('every role\'s inline policies stay under IAM\'s 10,240 charac
   expect(byRole.size).toBeGreaterThan(100);
   const over = [...byRole].filter(([, size]) => size >= rolePolicyLimit).map(([id, size]) => `${id}: ${size} characters`);
   expect([name, over]).toEqual([name, []]);
+});
+
+// The other infra tests synthesize without it (./stack-templates.ts, testApp): here it runs once per template, as errors.
+test.each([0, 1])('CDK\'s CloudFormation validation (cfn-lint\'s rules) finds nothing in the template (%#)', (which) => {
+  expect([templates[which]![0], validationFindings(apps[which]!)]).toEqual([templates[which]![0], []]);
 });
 
 /** A policy document as IAM counts it: its JSON without whitespace, every reference at its longest. */

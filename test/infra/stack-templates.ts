@@ -1,8 +1,27 @@
-import { Stack } from 'aws-cdk-lib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { BillingStack } from '../../lib/billing-stack';
 
 type Json = Record<string, any>;
+
+/**
+ * The app of an infra test: bundling skipped (DESIGN.md §12: a synth takes seconds instead of an esbuild run per
+ * route), and without CDK's built-in CloudFormation validation, whose engine takes ~8 s of CPU to start in every test
+ * file and whose findings are only printed. resolved-sizes.test.ts runs it, and fails on what it finds, on the
+ * default stack and on the one with every option on (`validated`).
+ */
+export const testApp = (context: Record<string, unknown> = {}, { validated = false } = {}): App =>
+  new App({ context: { 'aws:cdk:bundling-stacks': [], ...context }, builtinCloudFormationValidation: validated });
+
+/** What CDK's CloudFormation validation found in an app made `validated` (its report in the cloud assembly), acknowledged findings left out. */
+export const validationFindings = (app: App): string[] => {
+  const report = JSON.parse(readFileSync(join(app.synth().directory, 'validation-report.json'), 'utf8')) as Json;
+  return (report.pluginReports as Json[]).flatMap((plugin) =>
+    (plugin.violations as Json[]).map((v) => `${v.ruleName} ${v.description}: ${(v.violatingConstructs as Json[]).map((c) => c.constructPath).join(', ')}`),
+  );
+};
 
 /** One synthesized stack: the parent's or a nested stack's template, as CloudFormation receives it. */
 export interface StackTemplate {

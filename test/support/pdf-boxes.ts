@@ -46,11 +46,12 @@ export function wordBoxes(pdf: Buffer): WordBox[] {
 /** Pairs of words on one page whose boxes cover each other by more than `tolerance` points both ways. */
 export function overlaps(words: WordBox[], tolerance = 0.5): Array<[WordBox, WordBox]> {
   const found: Array<[WordBox, WordBox]> = [];
-  for (let i = 0; i < words.length; i++) {
-    for (let j = i + 1; j < words.length; j++) {
-      const a = words[i]!;
-      const b = words[j]!;
-      if (a.page !== b.page) continue;
+  // Top to bottom, page by page: a word is compared only with those starting above its bottom (a page has thousands).
+  const sorted = [...words].sort((a, b) => a.page - b.page || a.yMin - b.yMin);
+  for (let i = 0; i < sorted.length; i++) {
+    const a = sorted[i]!;
+    for (let j = i + 1; j < sorted.length && sorted[j]!.page === a.page && sorted[j]!.yMin < a.yMax - tolerance; j++) {
+      const b = sorted[j]!;
       const width = Math.min(a.xMax, b.xMax) - Math.max(a.xMin, b.xMin);
       const height = Math.min(a.yMax, b.yMax) - Math.max(a.yMin, b.yMin);
       if (width > tolerance && height > tolerance) found.push([a, b]);

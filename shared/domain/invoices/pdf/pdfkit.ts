@@ -47,8 +47,20 @@ export function createDocument(options: PDFKit.PDFDocumentOptions, embedded?: Em
   if (embedded) {
     for (const name of [BOLD, FONT]) primeEmbedded(doc.font(name));
     charsets.set(doc, (c) => embedded.characters.has(c.codePointAt(0)!));
+  } else {
+    rememberStandardFont(doc, FONT);
   }
   return doc;
+}
+
+/**
+ * pdfkit opens a registered standard font anew on each `doc.font(name)` (parsing its metrics: most of a PDF's
+ * rendering time) when the document already has it open under its own name, as the default font, keeping the
+ * open one without remembering the name. Remembered here, once: the font is the same object either way.
+ */
+function rememberStandardFont(doc: PdfDocument, name: string): void {
+  const open = doc as unknown as { _font: unknown; _fontFamilies: Record<string, unknown> };
+  open._fontFamilies[name] = (doc.font(name) as unknown as typeof open)._font;
 }
 
 interface PdfkitEmbeddedFont {
