@@ -167,7 +167,9 @@ export const invoiceResource: Schema = resource({
   due_at: out.dateTime, refunded_at: out.nullableDateTime, grace_period_ended_at: out.nullableDateTime, settled_at: out.nullableDateTime,
   created_at: out.dateTime, updated_at: out.nullableDateTime, properties: out.nullableFreeObject, custom_properties: out.nullableFreeObject,
   original_invoice_id: out.nullableString, original_invoice_number: out.nullableString, line_items: arrayOf(invoiceLineItemResource),
-  coupons: arrayOf(appliedCoupon), transactions: arrayOf(invoiceTransactionResource), public_url: out.string, integrations: arrayOf(out.freeObject),
+  coupons: arrayOf(appliedCoupon), transactions: arrayOf(invoiceTransactionResource),
+  attempt_count: { ...out.integer, description: "Hyperline's: how many times a saved payment method was charged for the invoice, whatever the outcome (a payment recorded outside is none)." },
+  public_url: out.string, integrations: arrayOf(out.freeObject),
   collection_method: {
     ...enumOf(['automatic', 'manual'], true),
     description: 'Decided when the invoice becomes payable (docs/collection.md); before, the invoice\'s own choice if it was given one, else null.',

@@ -13,8 +13,8 @@ interface Member { type: string | string[]; enum?: string[] }
 interface Example { name: string; path?: Record<string, string>; query?: string; body?: Record<string, unknown> | unknown[]; expect?: Record<string, unknown> }
 interface Fixture {
   route: string; ours: string; setup: string[]; examples: Example[];
-  /** `item_members`: those of each item of a `{meta, data}` list or of a bare array. */
-  response: { status: number; members: Record<string, Member>; item_members?: Record<string, Member> };
+  /** `item_members`: those of each item of a `{meta, data}` list or of a bare array; `content_type`: a file (a PDF), not JSON members. */
+  response: { status: number; members?: Record<string, Member>; item_members?: Record<string, Member>; content_type?: string };
 }
 
 const dir = 'test/fixtures/hyperline';
@@ -50,8 +50,21 @@ async function world(needs: string[]): Promise<Record<string, string>> {
   values.start_date = new Date(Date.now() - 86_400_000).toISOString();
   values.end_date = new Date(Date.now() + 60_000).toISOString();
   if (needs.includes('invoice')) {
-    expect((await client.post('/v1/invoices', { customer_id: customer.id, line_items: [{ name: 'Setup', unit_amount: 100, units_count: 1 }] })).status).toBe(201);
+    const invoice = await client.post('/v1/invoices', { customer_id: customer.id, line_items: [{ name: 'Setup', unit_amount: 100, units_count: 1 }] });
+    expect(invoice.status).toBe(201);
+    values.invoice_id = invoice.body.id;
   }
+  if (needs.includes('issued_invoice')) {
+    const invoice = await client.post('/v1/invoices', { customer_id: customer.id, status: 'to_pay', line_items: [{ name: 'Audit', unit_amount: 100_000, units_count: 1, tax_rate: 0 }] });
+    expect(invoice.status).toBe(201);
+    values.invoice_id = invoice.body.id;
+  }
+  if (needs.includes('loaded_wallet')) {
+    values.wallet_id = (await client.post('/v1/wallets', { customer_id: customer.id })).body.id;
+    expect((await client.post(`/v1/wallets/${values.wallet_id}/load`, { amount_free: 2000 })).status).toBe(200);
+  }
+  values.now = new Date().toISOString();
+  values.next_month = new Date(Date.now() + 30 * 86_400_000).toISOString();
   if (needs.includes('event')) {
     const event = { customer_id: customer.id, event_type: 'api_call', timestamp: new Date().toISOString(), record: { id: `evt-${customer.id}`, units: 1 } };
     expect((await client.post('/v1/events', event)).status).toBe(201);
@@ -98,9 +111,11 @@ describe.each(fixtures)('$file: $route', (fixture) => {
   it.each(fixture.examples)('accepts "$name" and answers with the documented members', async (example) => {
     const values = await world(fixture.setup);
     const path = fixture.route.split(' ')[1]!.replace(/\{(\w+)\}/g, (_, name: string) => filled(example.path?.[name], values));
-    const reply = fixture.route.startsWith('GET ') ? await client.get(path + filled(example.query ?? '', values)) : await client.post(path, example.body === undefined ? undefined : filled(example.body, values));
+    const method = fixture.route.split(' ')[0]!.toLowerCase() as 'get' | 'post' | 'put';
+    const reply = method === 'get' ? await client.get(path + filled(example.query ?? '', values)) : await client[method](path, example.body === undefined ? undefined : filled(example.body, values));
     expect({ status: reply.status, body: reply.body }).toMatchObject({ status: fixture.response.status });
-    expectDocumentedMembers(reply.body, fixture.response.members);
+    if (fixture.response.content_type) expect(reply.headers.get('content-type')).toContain(fixture.response.content_type);
+    expectDocumentedMembers(reply.body, fixture.response.members ?? {});
     if (fixture.response.item_members) {
       // A `{meta, data}` list, or a bare array (customer usage).
       const items = Array.isArray(reply.body) ? reply.body : reply.body.data;

@@ -30,7 +30,8 @@ describe('manual transactions', () => {
     const over = await pay(invoice.id, { amount: 10_001 });
     expect([over.status, over.body.code]).toEqual([422, 'amount_exceeds_due']);
     const rest = await pay(invoice.id, { amount: 10_000 });
-    expect(rest.body).toMatchObject({ status: 'paid', amount_paid: 12_000, amount_due: 0, settled_at: expect.any(String) });
+    // Payments recorded outside are no charge attempts (Hyperline's attempt_count).
+    expect(rest.body).toMatchObject({ status: 'paid', amount_paid: 12_000, amount_due: 0, settled_at: expect.any(String), attempt_count: 0 });
     const again = await pay(invoice.id, { amount: 1 });
     expect([again.status, again.body.code]).toEqual([409, 'invalid_state_transition']);
   });
@@ -74,13 +75,13 @@ describe('POST /v1/invoices/{id}/charge', () => {
     const invoice = await toPay(payer.id);
     const failed = await client.post(`/v1/invoices/${invoice.id}/charge`);
     expect(failed.status).toBe(200);
-    expect(failed.body).toMatchObject({ status: 'error', amount_paid: 0, amount_due: 12_000, payment_method_id: declined.id });
+    expect(failed.body).toMatchObject({ status: 'error', amount_paid: 0, amount_due: 12_000, payment_method_id: declined.id, attempt_count: 1 });
     expect(failed.body.transactions).toEqual([
       expect.objectContaining({ status: 'failed', error_type: 'payment_method_declined', amount: 12_000, provider_id: expect.stringMatching(/^sbx_ch_/), payment_method: { id: declined.id, status: 'active', type: 'card', last_4_digits: 2, expiration_date: expect.stringMatching(/^\d{4}-\d{2}$/), brand: 'visa' } }),
     ]);
     const visa = await card(payer.id, 'tok_visa');
     const paid = await client.post(`/v1/invoices/${invoice.id}/charge`, { payment_method_id: visa.id });
-    expect(paid.body).toMatchObject({ status: 'paid', amount_paid: 12_000, amount_due: 0, payment_method_id: visa.id, settled_at: expect.any(String) });
+    expect(paid.body).toMatchObject({ status: 'paid', amount_paid: 12_000, amount_due: 0, payment_method_id: visa.id, settled_at: expect.any(String), attempt_count: 2 });
     expect(paid.body.transactions.map((t: any) => t.status)).toEqual(['failed', 'succeeded']);
     const twice = await client.post(`/v1/invoices/${invoice.id}/charge`);
     expect([twice.status, twice.body.code]).toEqual([409, 'invalid_state_transition']);

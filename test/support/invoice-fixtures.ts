@@ -33,7 +33,7 @@ export const coupon: AppliedCoupon = { id: 'cpn_welcome', name: 'WELCOME10', dis
 export function invoiceFixture(over: Partial<Invoice> = {}): Invoice {
   return {
     id: 'inv_01JQ3M8Z5V4X2Y7T9R6P1N0K3B', number: 'INV-2025-0042', type: 'invoice', document_name: null, status: 'to_pay',
-    reference: 'REF-778', customer_id: 'cus_1', purchase_order: 'PO-5521', currency: 'EUR', source: 'api', collection_method: null, dunning: null, email_status: null,
+    reference: 'REF-778', customer_id: 'cus_1', purchase_order: 'PO-5521', currency: 'EUR', source: 'api', collection_method: null, dunning: null, email_status: null, attempt_count: 0,
     total_amount: 64249, amount_due: 44249, amount_paid: 20000, amount_credited: 0, amount_fixed: 10584, amount_excluding_tax: 53541, tax_rate: 20,
     tax_amount: 10708, tax_scheme: 'standard', discount_amount: 5949, conversion_rate: null, converted_amount: null, converted_at: null,
     payment_method_id: null, bank_account_id: null, custom_note: 'Thank you for your business.', additional_info: 'Bank: IBAN FR76 3000 6000 0112 3456 7890 189',

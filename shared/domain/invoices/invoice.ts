@@ -153,6 +153,8 @@ export interface Invoice {
   line_items: InvoiceLineItem[];
   coupons: AppliedCoupon[];
   transactions: PaymentTransaction[];
+  /** Hyperline's: the charges of a saved payment method (any outcome); a payment recorded outside is none. */
+  attempt_count: number;
   public_url: string;
   integrations: unknown[];
   /** Resolved when the invoice becomes payable (docs/collection.md); null before. */
@@ -177,7 +179,7 @@ export interface CouponTerms {
 }
 
 /** The stored invoice: the public members plus what the domain needs and never returns. */
-export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url' | 'collection_method' | 'dunning' | 'email_status'> & {
+export type InvoiceItem = StoredItem & Omit<Invoice, 'public_url' | 'attempt_count' | 'collection_method' | 'dunning' | 'email_status'> & {
   /** Set by the email pipeline (shared/email/invoice-email-status.ts) with `email_order`, the latest email's order. */
   email_status?: InvoiceEmailStatus | null;
   email_order?: string;
@@ -268,9 +270,13 @@ const INTERNAL = [
   'link_generation', 'pending_charge', 'pending_refund', 'email_order', 'written_off_at',
 ] as const;
 
+/** A saved method's summary has a status; a way of paying that is no saved method (a transfer, the wallet) has none. */
+const chargeAttempts = (transactions: PaymentTransaction[]) =>
+  transactions.filter((t) => t.type === 'payment' && t.payment_method?.status != null).length;
+
 export function toInvoice(item: InvoiceItem): Invoice {
   const copy: Record<string, unknown> = { ...item };
   if (Array.isArray(item.line_items)) copy.line_items = item.line_items.map(({ own_tax_rate: _own, ...line }) => line);
   for (const name of INTERNAL) delete copy[name];
-  return { ...(copy as unknown as Omit<Invoice, 'public_url'>), amount_credited: item.amount_credited ?? 0, collection_method: item.collection_method ?? null, dunning: item.dunning ?? null, email_status: item.email_status ?? null, public_url: publicUrl(item) };
+  return { ...(copy as unknown as Omit<Invoice, 'public_url' | 'attempt_count'>), attempt_count: chargeAttempts(item.transactions ?? []), amount_credited: item.amount_credited ?? 0, collection_method: item.collection_method ?? null, dunning: item.dunning ?? null, email_status: item.email_status ?? null, public_url: publicUrl(item) };
 }
