@@ -45,12 +45,16 @@ describe('docs/hyperline.md', () => {
     }
   });
 
-  it("lists every Hyperline event, each in the catalog unless absent (with a reason)", () => {
+  it("lists every Hyperline event of the inventory once, each in the catalog under its own name (same) or ours (adapted) unless absent (with a reason)", () => {
     expect(eventRows.map((r) => r.hyperline).sort()).toEqual([...fixture('webhook-events.json').events].sort());
     const catalog = new Set<string>(EVENT_TYPES);
     for (const row of eventRows) {
+      expect({ row: row.hyperline, status: ['same', 'adapted', 'absent'].includes(row.status) }).toEqual({ row: row.hyperline, status: true });
       if (row.status === 'absent') expect({ row: row.hyperline, ours: row.ours, reason: row.note.length > 0, inCatalog: catalog.has(row.hyperline) }).toEqual({ row: row.hyperline, ours: '—', reason: true, inCatalog: false });
       else expect({ row: row.hyperline, inCatalog: catalog.has(row.ours) }).toEqual({ row: row.hyperline, inCatalog: true });
+      // same: we emit Hyperline's very name; adapted: the same moment under another of ours.
+      if (row.status === 'same') expect(row.ours).toBe(row.hyperline);
+      if (row.status === 'adapted') expect({ row: row.hyperline, renamed: row.ours !== row.hyperline }).toEqual({ row: row.hyperline, renamed: true });
     }
   });
 });
