@@ -27,7 +27,16 @@ const lazyPackageExports = {
   // The MCP function's calls of the route functions (shared/mcp/route-invoker.ts): a tool call, never a tools/list.
   '@aws-sdk/client-lambda': "export { LambdaClient, InvokeCommand } from '@aws-sdk/client-lambda';",
   '@aws-sdk/client-kms': "export { KMSClient, EncryptCommand, DecryptCommand, GetPublicKeyCommand, SignCommand } from '@aws-sdk/client-kms';",
+  // Project modules are lazy under a subpath import (package.json `imports`, which tsx and jest resolve to the
+  // source): pdfkit, for the logo check of the entity routes, whose other requests never draw a PDF.
+  '#lazy/pdf-logo': "export { drawable } from '#lazy/pdf-logo';",
 } as const;
+
+/**
+ * Where a lazy module sits beside a bundle: a package under `node_modules/`, a project module (`#lazy/…`) under
+ * `lazy/`, named by the bundle's own package.json `imports` (copyLazyPackages).
+ */
+export const lazyFolder = (name: string): string => (name.startsWith('#') ? name.slice(1) : join('node_modules', name));
 
 export const lazyPackages = Object.keys(lazyPackageExports) as (keyof typeof lazyPackageExports)[];
 
@@ -69,13 +78,13 @@ export function copyBundleAssets(projectRoot: string, outdir: string): void {
 }
 
 /**
- * Bundles each lazy package alone, with the functions' options, into `outRoot/<package>/` as a package node resolves
- * by its bare name (a package.json naming index.mjs). Returns the files read (relative to `projectRoot`).
+ * Bundles each lazy module alone, with the functions' options, into `outRoot/<lazyFolder>/` as a package node resolves
+ * (a package.json naming index.mjs). Returns the files read (relative to `projectRoot`).
  */
 export function buildLazyPackages(projectRoot: string, outRoot: string): string[] {
   const inputs: string[] = [];
   for (const name of lazyPackages) {
-    const outdir = join(outRoot, name);
+    const outdir = join(outRoot, lazyFolder(name));
     mkdirSync(outdir, { recursive: true });
     const { metafile } = buildSync({
       ...lambdaEsbuildOptions,
@@ -98,7 +107,15 @@ export const lazyPackagesOf = (output: Metafile['outputs'][string] | undefined):
   ...new Set((output?.imports ?? []).filter((imported) => imported.external && (lazyPackages as readonly string[]).includes(imported.path)).map((imported) => imported.path)),
 ];
 
-/** Copies the lazy packages a bundle imports (built by `buildLazyPackages` into `builtRoot`) to `outdir/node_modules/`. */
+/**
+ * Copies the lazy modules a bundle imports (built by `buildLazyPackages` into `builtRoot`) beside it, and names the
+ * project modules among them in the bundle's package.json `imports`, as node resolves `#lazy/…` from index.mjs.
+ */
 export function copyLazyPackages(builtRoot: string, outdir: string, names: readonly string[]): void {
-  for (const name of names) cpSync(join(builtRoot, name), join(outdir, 'node_modules', name), { recursive: true });
+  for (const name of names) cpSync(join(builtRoot, lazyFolder(name)), join(outdir, lazyFolder(name)), { recursive: true });
+  const projectModules = names.filter((name) => name.startsWith('#'));
+  if (projectModules.length) {
+    const imports = Object.fromEntries(projectModules.map((name) => [name, `./${lazyFolder(name)}/index.mjs`]));
+    writeFileSync(join(outdir, 'package.json'), JSON.stringify({ type: 'module', imports }));
+  }
 }

@@ -32,6 +32,9 @@ beforeAll(() => {
   writeFileSync(join(sources, 'dep.ts'), "export const word = 'first';\n");
   writeFileSync(join(sources, 'a.ts'), `import { translator } from ${catalogModule};\nimport { word } from './dep';\nexport const handler = async () => translator('de')('doc.amount_due') + ' ' + word;\n`);
   writeFileSync(join(sources, 'b.ts'), "import { word } from './dep';\nexport const handler = async () => word.toUpperCase();\n");
+  // A real 1×1 PNG: the logo check draws it with pdfkit, loaded from its own module.
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+  writeFileSync(join(sources, 'logo-check.ts'), `export const handler = async () => { const { drawable } = await import('#lazy/pdf-logo'); return String(await drawable({ body: Buffer.from('${png}', 'base64'), contentType: 'image/png' })); };\n`);
   writeFileSync(join(sources, 'charges.ts'), "export const handler = async () => { const { default: Stripe } = await import('stripe'); return typeof new Stripe('sk_test_1').paymentIntents.create; };\n");
 });
 afterAll(() => {
@@ -63,6 +66,15 @@ describe('bundleEntries: every entry in one build, cached by content', () => {
     // The folder lies outside the project (a temporary cache): the SDK can only come from its own copy.
     expect(runHandler(charges!)).toBe('function');
     expect(readFileSync(join(charges!, 'index.mjs'), 'utf8')).not.toContain('api.stripe.com');
+  });
+
+  test('a lazily imported project module (#lazy/…, package.json `imports`) sits under lazy/, named by the bundle\'s own package.json, and runs', () => {
+    const [entry] = ['logo-check.ts'].map((file) => relative(projectRoot, join(sources, file)));
+    const folder = bundleEntries({ projectRoot, entries: [entry!], cacheRoot }).bundles.get(entry!)!.folder;
+    expect(JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).imports).toEqual({ '#lazy/pdf-logo': './lazy/pdf-logo/index.mjs' });
+    expect(readFileSync(join(folder, 'index.mjs'), 'utf8')).not.toContain('registerStdFonts');
+    // Outside the project, so the project's own `imports` (which name the source) cannot be what resolves it.
+    expect(runHandler(folder)).toBe('true');
   });
 
   test('unchanged inputs: the cached set, not a new build; a changed input: built again', () => {

@@ -76,8 +76,9 @@ export async function fetchLogo(url: string): Promise<Logo> {
     throw refuse('logo_wrong_type', url, `is not a PNG or JPEG image (content-type ${declared || 'none'}, ${kind === 'unknown' ? 'bytes of neither' : `bytes of a ${kind}`})`);
   }
   const logo: Logo = { body: response.body, contentType: kind === 'png' ? 'image/png' : 'image/jpeg' };
-  // pdfkit loaded only here: the entity routes' other requests never need it (its start-up doubles a cold start).
-  const { drawable } = await import('../invoices/pdf/logo');
+  // pdfkit loaded only here, as a module of its own beside the bundle (lib/bundling.ts): the entity routes' other
+  // requests never need it (its start-up doubles a cold start).
+  const { drawable } = await import('#lazy/pdf-logo');
   if (!(await drawable(logo))) throw refuse('logo_invalid', url, `is a damaged or unsupported ${kind.toUpperCase()} image`);
   return logo;
 }
