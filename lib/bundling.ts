@@ -14,7 +14,8 @@ const fontkitStub = fileURLToPath(new URL('./stubs/fontkit.mjs', import.meta.url
 
 /**
  * Packages the code imports only on first use (`await import('stripe')`, shared/domain/payments/stripe/client.ts;
- * `await import('@aws-sdk/client-s3')`, shared/storage/s3-file-store.ts; `await import('@aws-sdk/client-kms')`), each with what its module re-exports,
+ * `await import('@aws-sdk/client-s3')`, shared/storage/s3-file-store.ts; `await import('@aws-sdk/client-kms')`;
+ * `await import('@aws-sdk/client-secrets-manager')`), each with what its module re-exports,
  * kept out of the functions' bundles: node parses a whole bundle at a cold start, lazy parts included, so a route
  * that may charge but mostly does not would pay for the SDK at every start. Each is bundled once as a module of its
  * own (`buildLazyPackages`) and copied beside each function whose code imports it (`copyLazyPackages`).
@@ -27,6 +28,9 @@ const lazyPackageExports = {
   // The MCP function's calls of the route functions (shared/mcp/route-invoker.ts): a tool call, never a tools/list.
   '@aws-sdk/client-lambda': "export { LambdaClient, InvokeCommand } from '@aws-sdk/client-lambda';",
   '@aws-sdk/client-kms': "export { KMSClient, EncryptCommand, DecryptCommand, GetPublicKeyCommand, SignCommand } from '@aws-sdk/client-kms';",
+  // The pages' link-signing key (shared/pages/link-key.ts), read once per instance when a page link is made or
+  // checked; the upstream sign-in's client secret (shared/domain/oauth/upstream.ts), once per instance.
+  '@aws-sdk/client-secrets-manager': "export { SecretsManagerClient, GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';",
   // Project modules are lazy under a subpath import (package.json `imports`, which tsx and jest resolve to the
   // source): pdfkit, for the logo check of the entity routes, whose other requests never draw a PDF.
   '#lazy/pdf-logo': "export { drawable } from '#lazy/pdf-logo';",

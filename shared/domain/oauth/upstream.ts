@@ -1,4 +1,3 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as oauth from 'oauth4webapi';
 import { serviceIssuer } from '../../identity/issuer';
 import { AuthorizationPageError } from './errors';
@@ -29,8 +28,15 @@ function discover(settings: UpstreamSettings): Promise<oauth.AuthorizationServer
   return found;
 }
 
-let secretsManager: SecretsManagerClient | undefined;
 const secrets = new Map<string, Promise<string>>();
+
+/** Reads a secret's string; the Secrets Manager client is a lazy package (lib/bundling.ts), loaded on the first read. */
+async function readSecret(arn: string): Promise<string> {
+  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+  const { SecretString } = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+  if (!SecretString) throw new Error('the upstream client secret is empty');
+  return SecretString;
+}
 
 /** The client secret: given directly (local, tests) or read once per process from Secrets Manager (AWS). */
 function clientSecret(settings: UpstreamSettings): Promise<string> {
@@ -39,11 +45,7 @@ function clientSecret(settings: UpstreamSettings): Promise<string> {
   if (!arn) return Promise.reject(new Error('OAUTH_UPSTREAM_CLIENT_SECRET_ARN is not set'));
   let secret = secrets.get(arn);
   if (!secret) {
-    secretsManager ??= new SecretsManagerClient({});
-    secret = secretsManager.send(new GetSecretValueCommand({ SecretId: arn })).then(({ SecretString }) => {
-      if (!SecretString) throw new Error('the upstream client secret is empty');
-      return SecretString;
-    });
+    secret = readSecret(arn);
     secret.catch(() => secrets.delete(arn));
     secrets.set(arn, secret);
   }
