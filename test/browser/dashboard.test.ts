@@ -171,6 +171,14 @@ describe('the operators’ dashboard', () => {
     await api.events.deliverDue();
     expect((await attemptsOf()).map((a) => a.status)).toEqual(['succeeded', 'failed']);
     expect(receiver.received.filter((r) => r.headers['webhook-id'] === message.id)).toHaveLength(2);
+    // The endpoint's delivery attempts, as the API lists them: the failed first delivery (HTTP 500), then the success.
+    await page.getByRole('button', { name: `Delivery attempts to ${endpoint.url}` }).click();
+    const attempts = page.locator('dialog').getByRole('region', { name: 'Delivery attempts' });
+    await attempts.getByRole('row').filter({ hasText: message.id }).first().waitFor();
+    const attemptRows = await attempts.getByRole('row').filter({ hasText: message.id }).allInnerTexts();
+    expect(attemptRows.map((row) => (row.includes('succeeded') ? 'succeeded' : row.includes('failed') && row.includes('500') ? 'failed 500' : row))).toEqual(['succeeded', 'failed 500']);
+    await accessible('attempts-dialog');
+    await page.locator('dialog').getByRole('button', { name: 'Done' }).click();
     await receiver.close();
 
     // The catalog: a product, its tiered price configuration typed in euros, a coupon and its promotion code.

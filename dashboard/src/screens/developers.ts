@@ -5,7 +5,7 @@ import { dateTime } from '../format';
 import { t } from '../i18n';
 import { actionButton, badge, confirmAction, formDialog, notify, refresh, screen, table } from '../ui';
 
-/** API keys (created once, shown once; revoked), webhook endpoints, the message log with resend. */
+/** API keys (created once, shown once; revoked), webhook endpoints with their delivery attempts, the message log with resend. */
 export function developersScreen(main: HTMLElement) {
   return screen(main, t('developers'), async () => {
     const [endpoints, messages, keys] = await Promise.all([
@@ -42,6 +42,24 @@ export function developersScreen(main: HTMLElement) {
         notify(t('apiKeyRevoked', { name }));
         await refresh();
       });
+    // An endpoint's last delivery attempts, newest first: why a webhook failed (its HTTP status or error) and when.
+    const showAttempts = async (endpoint: { id: string; url: string }) => {
+      const attempts = ok(await api.GET('/v1/webhooks/endpoints/{id}/attempts', { params: { path: { id: endpoint.id }, query: { take: 25 } } }));
+      formDialog({
+        title: t('deliveryAttemptsOf', { url: endpoint.url }),
+        content: table(t('deliveryAttempts'), [
+          { label: t('sent'), cell: (a) => dateTime(a.attempted_at) },
+          { label: t('message'), cell: (a) => h('code', {}, a.message_id) },
+          { label: t('attempt'), cell: (a) => String(a.attempt), numeric: true },
+          { label: t('status'), cell: (a) => badge(a.status) },
+          { label: t('httpStatus'), cell: (a) => (a.status_code === null ? '' : String(a.status_code)), numeric: true },
+          { label: t('error'), cell: (a) => a.error ?? '' },
+        ], attempts.data, t('noAttempts')),
+        fields: [],
+        submitLabel: t('done'),
+        onSubmit: async () => undefined,
+      });
+    };
     const resend = async (id: string) => {
       ok(await api.POST('/v1/webhooks/messages/{id}/retry', { params: { path: { id } } }));
       notify(t('messageResent'));
@@ -70,6 +88,7 @@ export function developersScreen(main: HTMLElement) {
         { label: 'URL', cell: (e) => e.url },
         { label: t('events'), cell: (e) => e.event_types?.join(', ') ?? t('allEvents') },
         { label: t('status'), cell: (e) => badge(e.status) },
+        { label: t('deliveryAttempts'), cell: (e) => actionButton(t('deliveryAttempts'), () => void showAttempts(e), { 'aria-label': t('deliveryAttemptsOf', { url: e.url }) }) },
       ], endpoints.data, t('noEndpoints')),
       h('h2', {}, t('messages')),
       table(t('messages'), [
