@@ -9,12 +9,15 @@ const thresholds = object(
   },
 );
 
+/** A metered product's committed usage per period: positive, bounded away from 0 as DynamoDB stores numbers. */
+export const committedCount = { type: 'number', exclusiveMinimum: 0, maximum: 1e15, 'x-min-magnitude': MIN_MAGNITUDE };
+
 export const billingTermsBody = object({
   billing_thresholds: { ...nullable(thresholds), description: 'Null: usage is invoiced at period end only.' },
   minimum_invoice_fee: { ...nullable(amount), description: 'The least a period is invoiced (minor units, before tax); null: none.' },
   min_committed_counts: {
     type: 'array', maxItems: 100, description: 'Metered products\' committed usage per period, by catalog product id (count null: none).',
-    items: object({ product_id: id, count: nullable({ type: 'number', exclusiveMinimum: 0, maximum: 1e15, 'x-min-magnitude': MIN_MAGNITUDE }) }, ['product_id', 'count']),
+    items: object({ product_id: id, count: nullable(committedCount) }, ['product_id', 'count']),
   },
   prepaid_commit: {
     ...nullable(object({

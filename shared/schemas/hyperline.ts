@@ -1,3 +1,4 @@
+import { committedCount } from './billing-terms';
 import { dateTime, nullable, text, type Schema } from './common';
 
 /**
@@ -47,7 +48,6 @@ const inlinePrice: Schema = {
 /** A Hyperline enum member with no meaning here: any of its values, bounded. */
 const word = { type: ['string', 'null'], maxLength: 64 };
 const amount = { type: 'integer', minimum: 1, maximum: 1e12 };
-const committedCount = { type: 'number', exclusiveMinimum: 0, maximum: 1e15 };
 
 /**
  * `POST /v2/subscriptions`: a product as Hyperline gives it. Its price configuration is the product's active one in
@@ -75,7 +75,7 @@ const hyperlineCoupon: Schema = {
   type: 'object', additionalProperties: false, required: ['id'],
   properties: {
     id: { type: 'string', minLength: 1, maxLength: 64 },
-    repeat: word, duration_period: word, duration_count: { type: ['integer', 'null'] },
+    repeat: word, duration_period: word, duration_count: { type: ['integer', 'null'], minimum: 0, maximum: 1000 },
     expires_at: nullable(dateTime), apply_at: nullable(dateTime), product_ids: { type: ['array', 'null'], maxItems: 50, items: { type: 'string', maxLength: 64 } },
   },
 };
