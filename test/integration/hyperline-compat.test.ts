@@ -32,9 +32,10 @@ afterAll(() => api.close());
 
 /** What an example's `{placeholders}` name, made fresh for each example (a cancelled subscription is not reusable). */
 async function world(needs: string[]): Promise<Record<string, string>> {
-  const customer = await subscriber(client);
-  const values: Record<string, string> = { customer_id: customer.id };
-  if (needs.includes('product')) values.product_id = (await pricedProduct(client, 'flat_fee')).product_id;
+  const customer = await subscriber(client) as { id: string; invoicing_entity_id: string };
+  const values: Record<string, string> = { customer_id: customer.id, invoicing_entity_id: customer.invoicing_entity_id };
+  if (needs.includes('product')) Object.assign(values, await pricedProduct(client, 'flat_fee'));
+  if (needs.includes('archived_customer')) expect((await client.put(`/v1/customers/${customer.id}/archive`)).status).toBe(200);
   if (needs.includes('wallet')) values.wallet_id = (await client.post('/v1/wallets', { customer_id: customer.id })).body.id;
   if (needs.some((n) => n.endsWith('subscription'))) {
     const fee = await pricedProduct(client, 'flat_fee');
@@ -55,6 +56,12 @@ async function world(needs: string[]): Promise<Record<string, string>> {
   if (needs.includes('event')) {
     const event = { customer_id: customer.id, event_type: 'api_call', timestamp: new Date().toISOString(), record: { id: `evt-${customer.id}`, units: 1 } };
     expect((await client.post('/v1/events', event)).status).toBe(201);
+  }
+  if (needs.includes('quote')) {
+    const { price_configuration_id } = await pricedProduct(client, 'flat_fee');
+    const quote = await client.post('/v1/quotes', { customer_id: customer.id, type: 'subscription', line_items: [{ price_configuration_id, quantity: 1 }] });
+    expect(quote.status).toBe(201);
+    values.quote_id = quote.body.id;
   }
   if (needs.includes('paused_subscription')) expect((await client.post(`/v1/subscriptions/${values.subscription_id}/pause`, {})).status).toBe(200);
   return values;
@@ -98,7 +105,8 @@ describe.each(fixtures)('$file: $route', (fixture) => {
   it.each(fixture.examples)('accepts "$name" and answers with the documented members', async (example) => {
     const values = await world(fixture.setup);
     const path = fixture.route.split(' ')[1]!.replace(/\{(\w+)\}/g, (_, name: string) => filled(example.path?.[name], values));
-    const reply = fixture.route.startsWith('GET ') ? await client.get(path + filled(example.query ?? '', values)) : await client.post(path, example.body === undefined ? undefined : filled(example.body, values));
+    const method = fixture.route.split(' ')[0]!.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const reply = method === 'get' || method === 'delete' ? await client[method](path + filled(example.query ?? '', values)) : await client[method](path, example.body === undefined ? undefined : filled(example.body, values));
     expect({ status: reply.status, body: reply.body }).toMatchObject({ status: fixture.response.status });
     expectDocumentedMembers(reply.body, fixture.response.members);
     if (fixture.response.item_members) {
