@@ -302,6 +302,40 @@ describe('the meanings behind the names', () => {
     expect((await client.get(`/v1/price-configurations/${price_configuration_id}`)).body.prices).toMatchObject([{ amount: 2_500 }]);
   });
 
+  it("a quote from Hyperline's subscription: its products are the lines at catalog prices; a wrong amount or both shapes are refused", async () => {
+    const { customer_id, hyperline_product_id } = await world(['hyperline_product']);
+    const quotes = async () => (await client.get(`/v1/quotes?customer_id=${customer_id}`)).body.meta.total;
+    const subscription = { products: [{ id: hyperline_product_id, count: 25 }] };
+    const reply = await client.post('/v1/quotes', { customer_id, subscription, automatically_start_subscription: false });
+    expect(reply.status).toBe(201);
+    // 25 seats at the volume tier from 21: 150 each.
+    expect(reply.body).toMatchObject({ type: 'subscription', amount: 25 * 150, post_signature_activation_enabled: false, automatically_start_subscription: false });
+    expect(reply.body.line_items).toMatchObject([{ product_id: hyperline_product_id, quantity: 25, amount: 25 * 150 }]);
+    const refused = await Promise.all([
+      client.post('/v1/quotes', { customer_id, subscription, amount: 1 }),
+      client.post('/v1/quotes', { customer_id, subscription, type: 'one_off' }),
+      client.post('/v1/quotes', { customer_id, subscription, automatically_start_subscription: true, post_signature_activation_enabled: false }),
+      client.post('/v1/quotes', { customer_id, type: 'subscription' }),
+    ]);
+    expect(refused.map((r) => [r.status, r.body.code])).toEqual([[422, 'amount_mismatch'], [422, 'conflicting_members'], [422, 'conflicting_members'], [400, 'invalid_request']]);
+    expect(await quotes()).toBe(1);
+  });
+
+  it("prices may name their type, as Hyperline's do: the configuration's only, and it is not stored", async () => {
+    const { price_configuration_id } = await pricedProduct(client, 'flat_fee');
+    const wrong = await client.post(`/v1/price-configurations/${price_configuration_id}/prices`, [{ type: 'volume', from: 0, amount: 5 }]);
+    expect(wrong.status).toBe(400);
+    const typed = await client.put(`/v1/price-configurations/${price_configuration_id}/prices`, { prices: [{ type: 'fee', amount: 700 }] });
+    expect(typed.body.prices).toEqual([{ id: expect.stringMatching(/^pri_/), amount: 700 }]);
+  });
+
+  it("an invoicing entity's quote_footer is its quotes' footer, its invoice footer until set", async () => {
+    const entity = (await client.post('/v1/invoicing-entities', { name: 'Footers', country: 'FR', currency: 'EUR', invoice_footer: 'Invoices' })).body;
+    expect(entity.quote_footer).toBe('Invoices');
+    expect((await client.put(`/v1/invoicing-entities/${entity.id}`, { quote_footer: 'Quotes' })).body).toMatchObject({ quote_footer: 'Quotes', invoice_footer: 'Invoices' });
+    expect((await client.put(`/v1/invoicing-entities/${entity.id}`, { quote_footer: null })).body.quote_footer).toBe('Invoices');
+  });
+
   it('reactivate on a scheduled cancellation still undoes it (deprecated); uncancel is its name now', async () => {
     const { subscription_id } = await world(['subscription']);
     await client.post(`/v1/subscriptions/${subscription_id}/cancel`, {});
