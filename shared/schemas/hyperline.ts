@@ -125,5 +125,5 @@ export const hyperlineQuoteMembers = (maxLines: number): Record<string, Schema> 
     description: "Hyperline: a quote of type subscription whose lines are these products, each resolved to its catalog price configuration as POST /v2/subscriptions does (instead of type and line_items).",
   },
   automatically_start_subscription: { type: 'boolean', description: 'Hyperline name of post_signature_activation_enabled.' },
-  amount: { type: 'integer', minimum: 0, description: "Hyperline: the quote's estimated value. Computed here from the lines' catalog prices; another value is refused (422 amount_mismatch)." },
+  amount: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "Hyperline: the quote's estimated value. Computed here from the lines' catalog prices; another value is refused (422 amount_mismatch)." },
 });
