@@ -2,7 +2,7 @@ import { exactListMeta, listOf, type RouteDefinition } from '../route-definition
 import { idPath } from '../../shared/schemas/common';
 import {
   priceBookCreateBody, priceBookListQuery, priceBookResource, priceConfigurationCreateBody, priceConfigurationListQuery,
-  priceConfigurationResource, pricesUpdateBody, productCreateBody, productListQuery, productResource, productUpdateBody, simulateBody,
+  priceConfigurationResource, pricesPostBody, pricesUpdateBody, productCreateBody, productListQuery, productResource, productUpdateBody, simulateBody,
   simulationResource,
 } from '../../shared/schemas/catalog';
 
@@ -67,7 +67,7 @@ export const catalogRoutes: RouteDefinition[] = [
   {
     id: 'postPrices', method: 'POST', path: '/v1/price-configurations/{id}/prices', handler: 'functions/catalog/post-prices.ts',
     scope: 'write', tag: 'Prices', summary: "Replace the prices of a price configuration (Hyperline's method; as PUT)",
-    request: { path: idPath, body: pricesUpdateBody }, response: { status: 200, schema: priceConfigurationResource },
+    request: { path: idPath, body: pricesPostBody }, response: { status: 200, schema: priceConfigurationResource },
   },
   {
     id: 'archivePriceConfiguration', method: 'PUT', path: '/v1/price-configurations/{id}/archive', handler: 'functions/catalog/archive-price-configuration.ts',

@@ -12,6 +12,8 @@ export const quoteRoutes: RouteDefinition[] = [
     id: 'createQuote', method: 'POST', path: '/v1/quotes', handler: 'functions/quotes/create.ts',
     scope: 'write', tag: 'Quotes', summary: 'Create a quote (draft; approved or pending_signature when asked and no approval is required), numbered',
     request: { body: quoteCreateBody }, response: { status: 201, schema: quoteResource },
+    // A product of Hyperline's subscription finds its price configuration among the product's (the parent index).
+    indexes: ['gsi3'],
   },
   {
     id: 'listQuotes', method: 'GET', path: '/v1/quotes', handler: 'functions/quotes/list.ts',

@@ -84,7 +84,11 @@ export const productCreateBody = object(
 );
 
 /** The stored type is known only to the domain, which checks the prices against it. */
-export const pricesUpdateBody = object({ prices: { anyOf: PRICE_TYPES.map((type) => pricesSchemaFor(type)) } }, ['prices']);
+const pricesOfAnyType = { anyOf: PRICE_TYPES.map((type) => pricesSchemaFor(type)) };
+export const pricesUpdateBody = object({ prices: pricesOfAnyType }, ['prices']);
+
+/** `POST …/prices`: ours, `{prices: [...]}`, or Hyperline's, the array of prices itself. */
+export const pricesPostBody: Schema = { anyOf: [pricesUpdateBody, pricesOfAnyType] };
 
 export const simulateBody = object(
   { quantity: { type: 'integer', minimum: 0, maximum: 1_000_000_000 }, amount: { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 } },

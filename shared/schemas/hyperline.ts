@@ -1,5 +1,5 @@
 import { committedCount } from './billing-terms';
-import { dateTime, nullable, text, type Schema } from './common';
+import { dateTime, id, nullable, object, text, type Schema } from './common';
 
 /**
  * The members of Hyperline's request bodies that this API accepts beside its own (docs/hyperline.md), kept apart so
@@ -116,4 +116,14 @@ export const hyperlineSubscriptionMembers = (products: Schema): Record<string, S
     },
     description: 'Hyperline: accepted and not stored when it renews automatically; `renew_automatically: false` is refused (422 `contract_end_not_supported`).',
   },
+});
+
+/** `POST /v1/quotes`: Hyperline's subscription (instead of our `type` and `line_items`), its activation flag and value. */
+export const hyperlineQuoteMembers = (maxLines: number): Record<string, Schema> => ({
+  subscription: {
+    ...object({ products: { type: 'array', minItems: 1, maxItems: maxLines, items: hyperlineSubscriptionProduct }, starts_at: nullable(dateTime), invoicing_entity_id: id }, ['products']),
+    description: "Hyperline: a quote of type subscription whose lines are these products, each resolved to its catalog price configuration as POST /v2/subscriptions does (instead of type and line_items).",
+  },
+  automatically_start_subscription: { type: 'boolean', description: 'Hyperline name of post_signature_activation_enabled.' },
+  amount: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "Hyperline: the quote's estimated value. Computed here from the lines' catalog prices; another value is refused (422 amount_mismatch)." },
 });

@@ -41,6 +41,7 @@ const entityMembers: Record<string, Schema> = {
   invoice_late_fees: nullable(text(1000)),
   invoice_footer: text(5000),
   document_footer: nullable(text(5000)),
+  quote_footer: { ...nullable(text(5000)), description: "Hyperline's footer of quotes; null: the invoice footer." },
   logo_url: {
     ...nullable(uri),
     description: 'https; fetched once when set or changed: a PNG or JPEG of at most 1 MB, stored and drawn on documents, pages and emails. ' +
@@ -100,7 +101,7 @@ export const entityResource: Schema = resource({
   invoice_number_pattern: out.string, credit_note_number_pattern: out.string, document_number_pattern: out.string,
   next_invoice_number: out.integer, next_credit_note_number: out.integer, next_document_number: out.integer, default_payment_delay: out.integer,
   invoice_grace_period_duration: out.integer, invoice_payment_initiation_delay: out.nullableInteger, document_payment_initiation_delay: out.nullableInteger,
-  invoice_late_fees: out.nullableString, invoice_footer: out.string, document_footer: out.string, logo_url: out.nullableString,
+  invoice_late_fees: out.nullableString, invoice_footer: out.string, document_footer: out.string, quote_footer: out.string, logo_url: out.nullableString,
   favicon_url: out.nullableString, brand_color: out.nullableString, forced_customer_type: enumOf(CUSTOMER_TYPES, true),
   credit_note_wallet_refund_enabled: out.boolean, tax_collection_enabled: out.boolean,
   dunning_retry_schedule: arrayOf(resource({ period: enumOf(['hours', 'days']), count: out.integer })), dunning_final_action: enumOf(DUNNING_FINAL_ACTIONS),

@@ -76,5 +76,7 @@ const ITEMS: Record<PriceType, { items: Schema; maxItems: number }> = {
 /** The schema of a `prices` array of the given type. */
 export function pricesSchemaFor(type: PriceType): Schema {
   const { items, maxItems } = ITEMS[type];
-  return { type: 'array', minItems: 1, maxItems, items };
+  // Hyperline's prices name their type (`{type: 'fee', amount}`): accepted when it is the configuration's.
+  const typed = { ...items, properties: { type: { type: 'string', enum: [type], description: "The configuration's price type (Hyperline's member); optional." }, ...(items.properties as object) } };
+  return { type: 'array', minItems: 1, maxItems, items: typed };
 }

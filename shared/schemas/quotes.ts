@@ -1,5 +1,6 @@
 import { requireAll } from './common';
 import { dateTime, email, id, nullable, object, text, type Schema } from './common';
+import { hyperlineQuoteMembers } from './hyperline';
 import { listQuerySchema, type FilterSpec } from './list-query';
 import { promotionCode } from './promotion-codes';
 
@@ -57,14 +58,16 @@ const editableMembers: Record<string, Schema> = {
   attachments: { type: 'array', maxItems: 20, items: file },
 };
 
+/** `type` and `line_items` (ours) or `subscription` (Hyperline's) is required: toQuoteInput says which is missing (400). */
 export const quoteCreateBody = object(
   {
     customer_id: id,
     type: { type: 'string', enum: QUOTE_TYPES },
     status: { type: 'string', enum: ['draft', 'approved', 'pending_signature'] },
     ...editableMembers,
+    ...hyperlineQuoteMembers(MAX_QUOTE_LINES),
   },
-  ['customer_id', 'type', 'line_items'],
+  ['customer_id'],
 );
 
 export const quoteUpdateBody = { ...object(editableMembers), minProperties: 1 };
@@ -118,7 +121,7 @@ export const quoteResource: Schema = requireAll({
     collect_payment_details: bool, collect_custom_property_ids: { type: 'array', items: str }, collect_tax_id: bool,
     display_quote_value: bool, display_taxes: bool, display_price_tiers: { type: 'string', enum: PRICE_TIER_DISPLAYS }, display_phase_value: bool,
     display_first_invoice_amount: bool, display_documents_in_preview: bool, display_subscription_on_update: bool, display_total_with_tax: bool,
-    post_signature_activation_enabled: bool, attachments: { type: 'array', items: fileResource }, signed_file: { anyOf: [fileResource, { type: 'null' }] },
+    post_signature_activation_enabled: bool, automatically_start_subscription: bool, attachments: { type: 'array', items: fileResource }, signed_file: { anyOf: [fileResource, { type: 'null' }] },
     url: nstr, sent_at: nstr, sent_to: nstr, sent_message: nstr, signed_at: nstr, signer_name: nstr, signer_email: nstr,
     void_reason: nstr, voided_at: nstr, created_at: str, updated_at: str,
   },

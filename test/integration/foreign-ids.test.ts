@@ -128,7 +128,13 @@ const SWEEPS: Record<string, Sweep> = {
     members: {
       'body.customer_id': 'customer', 'body.line_items[].price_configuration_id': 'priceConfiguration', 'body.line_items[].product_id': 'product',
       'body.invoicing_entity_id': 'entity', 'body.subscription_id': 'subscription', 'body.template_id': 'template',
+      // Hyperline's subscription (docs/hyperline.md): its products by their id, its entity.
+      'body.subscription.products[].id': 'product', 'body.subscription.products[].price_configuration_id': 'priceConfiguration',
+      'body.subscription.invoicing_entity_id': 'entity',
     },
+    memberRequests: Object.fromEntries(['body.subscription.products[].id', 'body.subscription.products[].price_configuration_id', 'body.subscription.invoicing_entity_id'].map((member) => [
+      member, (w: World) => ({ method: 'POST', path: '/v1/quotes', body: { customer_id: w.customer, subscription: { invoicing_entity_id: w.entity, products: [{ id: w.product, price_configuration_id: w.priceConfiguration }] } } }),
+    ])),
   },
   updateQuote: {
     request: async (w, client) => {

@@ -32,9 +32,10 @@ afterAll(() => api.close());
 
 /** What an example's `{placeholders}` name, made fresh for each example (a cancelled subscription is not reusable). */
 async function world(needs: string[]): Promise<Record<string, string>> {
-  const customer = await subscriber(client);
-  const values: Record<string, string> = { customer_id: customer.id };
-  if (needs.includes('product')) values.product_id = (await pricedProduct(client, 'flat_fee')).product_id;
+  const customer = await subscriber(client) as { id: string; invoicing_entity_id: string };
+  const values: Record<string, string> = { customer_id: customer.id, invoicing_entity_id: customer.invoicing_entity_id };
+  if (needs.includes('product')) Object.assign(values, await pricedProduct(client, 'flat_fee'));
+  if (needs.includes('archived_customer')) expect((await client.put(`/v1/customers/${customer.id}/archive`)).status).toBe(200);
   if (needs.includes('wallet')) values.wallet_id = (await client.post('/v1/wallets', { customer_id: customer.id })).body.id;
   if (needs.some((n) => n.endsWith('subscription'))) {
     const fee = await pricedProduct(client, 'flat_fee');
@@ -68,6 +69,12 @@ async function world(needs: string[]): Promise<Record<string, string>> {
   if (needs.includes('event')) {
     const event = { customer_id: customer.id, event_type: 'api_call', timestamp: new Date().toISOString(), record: { id: `evt-${customer.id}`, units: 1 } };
     expect((await client.post('/v1/events', event)).status).toBe(201);
+  }
+  if (needs.includes('quote')) {
+    const { price_configuration_id } = await pricedProduct(client, 'flat_fee');
+    const quote = await client.post('/v1/quotes', { customer_id: customer.id, type: 'subscription', line_items: [{ price_configuration_id, quantity: 1 }] });
+    expect(quote.status).toBe(201);
+    values.quote_id = quote.body.id;
   }
   if (needs.includes('paused_subscription')) expect((await client.post(`/v1/subscriptions/${values.subscription_id}/pause`, {})).status).toBe(200);
   return values;
@@ -111,8 +118,8 @@ describe.each(fixtures)('$file: $route', (fixture) => {
   it.each(fixture.examples)('accepts "$name" and answers with the documented members', async (example) => {
     const values = await world(fixture.setup);
     const path = fixture.route.split(' ')[1]!.replace(/\{(\w+)\}/g, (_, name: string) => filled(example.path?.[name], values));
-    const method = fixture.route.split(' ')[0]!.toLowerCase() as 'get' | 'post' | 'put';
-    const reply = method === 'get' ? await client.get(path + filled(example.query ?? '', values)) : await client[method](path, example.body === undefined ? undefined : filled(example.body, values));
+    const method = fixture.route.split(' ')[0]!.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const reply = method === 'get' || method === 'delete' ? await client[method](path + filled(example.query ?? '', values)) : await client[method](path, example.body === undefined ? undefined : filled(example.body, values));
     expect({ status: reply.status, body: reply.body }).toMatchObject({ status: fixture.response.status });
     if (fixture.response.content_type) expect(reply.headers.get('content-type')).toContain(fixture.response.content_type);
     expectDocumentedMembers(reply.body, fixture.response.members ?? {});
@@ -307,6 +314,40 @@ describe('the meanings behind the names', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.prices).toMatchObject([{ amount: 2_500 }]);
     expect((await client.get(`/v1/price-configurations/${price_configuration_id}`)).body.prices).toMatchObject([{ amount: 2_500 }]);
+  });
+
+  it("a quote from Hyperline's subscription: its products are the lines at catalog prices; a wrong amount or both shapes are refused", async () => {
+    const { customer_id, hyperline_product_id } = await world(['hyperline_product']);
+    const quotes = async () => (await client.get(`/v1/quotes?customer_id=${customer_id}`)).body.meta.total;
+    const subscription = { products: [{ id: hyperline_product_id, count: 25 }] };
+    const reply = await client.post('/v1/quotes', { customer_id, subscription, automatically_start_subscription: false });
+    expect(reply.status).toBe(201);
+    // 25 seats at the volume tier from 21: 150 each.
+    expect(reply.body).toMatchObject({ type: 'subscription', amount: 25 * 150, post_signature_activation_enabled: false, automatically_start_subscription: false });
+    expect(reply.body.line_items).toMatchObject([{ product_id: hyperline_product_id, quantity: 25, amount: 25 * 150 }]);
+    const refused = await Promise.all([
+      client.post('/v1/quotes', { customer_id, subscription, amount: 1 }),
+      client.post('/v1/quotes', { customer_id, subscription, type: 'one_off' }),
+      client.post('/v1/quotes', { customer_id, subscription, automatically_start_subscription: true, post_signature_activation_enabled: false }),
+      client.post('/v1/quotes', { customer_id, type: 'subscription' }),
+    ]);
+    expect(refused.map((r) => [r.status, r.body.code])).toEqual([[422, 'amount_mismatch'], [422, 'conflicting_members'], [422, 'conflicting_members'], [400, 'invalid_request']]);
+    expect(await quotes()).toBe(1);
+  });
+
+  it("prices may name their type, as Hyperline's do: the configuration's only, and it is not stored", async () => {
+    const { price_configuration_id } = await pricedProduct(client, 'flat_fee');
+    const wrong = await client.post(`/v1/price-configurations/${price_configuration_id}/prices`, [{ type: 'volume', from: 0, amount: 5 }]);
+    expect(wrong.status).toBe(400);
+    const typed = await client.put(`/v1/price-configurations/${price_configuration_id}/prices`, { prices: [{ type: 'fee', amount: 700 }] });
+    expect(typed.body.prices).toEqual([{ id: expect.stringMatching(/^pri_/), amount: 700 }]);
+  });
+
+  it("an invoicing entity's quote_footer is its quotes' footer, its invoice footer until set", async () => {
+    const entity = (await client.post('/v1/invoicing-entities', { name: 'Footers', country: 'FR', currency: 'EUR', invoice_footer: 'Invoices' })).body;
+    expect(entity.quote_footer).toBe('Invoices');
+    expect((await client.put(`/v1/invoicing-entities/${entity.id}`, { quote_footer: 'Quotes' })).body).toMatchObject({ quote_footer: 'Quotes', invoice_footer: 'Invoices' });
+    expect((await client.put(`/v1/invoicing-entities/${entity.id}`, { quote_footer: null })).body.quote_footer).toBe('Invoices');
   });
 
   it('reactivate on a scheduled cancellation still undoes it (deprecated); uncancel is its name now', async () => {

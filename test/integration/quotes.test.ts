@@ -62,7 +62,7 @@ describe('POST /v1/quotes', () => {
       requires_approval: false, template_id: null, crm_opportunity_id: 'deal-7', comments: 'Thanks', terms: 'Net 30', owner_email: 'sales@acme.test',
       expires_at: '2030-01-01T00:00:00.000Z', collect_payment_details: false, collect_custom_property_ids: ['siren'], collect_tax_id: true,
       display_quote_value: true, display_taxes: true, display_price_tiers: 'all', display_phase_value: false, display_first_invoice_amount: false,
-      display_documents_in_preview: false, display_subscription_on_update: true, display_total_with_tax: false, post_signature_activation_enabled: true,
+      display_documents_in_preview: false, display_subscription_on_update: true, display_total_with_tax: false, post_signature_activation_enabled: true, automatically_start_subscription: true,
       attachments: [{ id: expect.stringMatching(/^quof_/), name: 'Terms.pdf', mimetype: 'application/pdf' }, { id: 'quof_given', name: 'Deck.pdf', mimetype: 'application/pdf' }],
       signed_file: null, url: null, sent_at: null, sent_to: null, sent_message: null, signed_at: null, signer_name: null, signer_email: null,
       void_reason: null, voided_at: null, created_at: expect.any(String), updated_at: expect.any(String),

@@ -111,7 +111,7 @@ export function quoteFixture(over: Partial<Quote> = {}): Quote {
     crm_opportunity_id: null, comments: 'Prices held until the end of the month.', terms: 'Twelve months, renewed yearly unless cancelled 30 days before the end of the term.',
     owner_email: null, expires_at: '2025-04-09T09:00:00.000Z', collect_payment_details: false, collect_custom_property_ids: [], collect_tax_id: false,
     display_quote_value: true, display_taxes: true, display_price_tiers: 'none', display_phase_value: true, display_first_invoice_amount: true,
-    display_documents_in_preview: false, display_subscription_on_update: false, display_total_with_tax: false, post_signature_activation_enabled: false, attachments: [],
+    display_documents_in_preview: false, display_subscription_on_update: false, display_total_with_tax: false, post_signature_activation_enabled: false, automatically_start_subscription: false, attachments: [],
     ...over,
   };
 }

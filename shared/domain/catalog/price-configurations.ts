@@ -49,7 +49,8 @@ function withDefaults(type: PriceType, prices: Record<string, unknown>[]): Recor
 /** `at` is where the configuration sits in the body (`body`, or `body.price_configurations.0` inline). */
 function assertPricesFit(type: PriceType, prices: Record<string, unknown>[], at: string): void {
   const path = `${at}.prices`;
-  const wrongShape = prices.findIndex((p) => !SHAPE_MEMBERS[type].every((m) => m in p) || (type === 'fee' && ('unit_count' in p || 'from' in p)));
+  // A price may name its type, as Hyperline's do: it must be the configuration's.
+  const wrongShape = prices.findIndex((p) => !SHAPE_MEMBERS[type].every((m) => m in p) || (type === 'fee' && ('unit_count' in p || 'from' in p)) || (p.type ?? type) !== type);
   if (wrongShape >= 0) {
     throw new InvalidRequest(`Invalid body: ${path}.${wrongShape} is not a ${type} price.`, [{ path: `${path}.${wrongShape}`, message: `is not a ${type} price` }]);
   }
@@ -61,7 +62,8 @@ function assertPricesFit(type: PriceType, prices: Record<string, unknown>[], at:
   }
 }
 
-const withIds = (type: PriceType, prices: Record<string, unknown>[]) => withDefaults(type, prices).map((price) => ({ id: newId('pri'), ...price }));
+/** Stored without a price's own `type`: the configuration's is the one (assertPricesFit checked they agree). */
+const withIds = (type: PriceType, prices: Record<string, unknown>[]) => withDefaults(type, prices).map(({ type: _type, ...price }) => ({ id: newId('pri'), ...price }));
 
 /** A configuration as given inline, with its product's (`POST /v1/products` with `price_configurations`). */
 export type InlinePriceConfigurationInput = Omit<PriceConfigurationInput, 'product_id'>;

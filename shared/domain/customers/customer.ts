@@ -188,7 +188,8 @@ export function toCustomer(item: CustomerItem) {
     external_id: m.external_id,
     properties: m.properties,
     custom_properties: m.custom_properties,
-    billing_address: orderedAddress(m.billing_address),
+    // Always an object, as Hyperline and the specification describe it: its members are null until set.
+    billing_address: orderedAddress(m.billing_address) ?? NO_ADDRESS,
     shipping_address: orderedAddress(m.shipping_address),
     billing_email: m.billing_email,
     billing_email_status: m.billing_email_status ?? 'ok',
@@ -221,5 +222,7 @@ export function toCustomer(item: CustomerItem) {
 export type Customer = ReturnType<typeof toCustomer>;
 
 /** DynamoDB maps come back in any order; answer with the spec's member order. */
+const NO_ADDRESS: Address = { name: null, line1: null, line2: null, city: null, zip: null, state: null, country: null };
+
 export const orderedAddress = (a: Address | null): Address | null =>
   a && { name: a.name, line1: a.line1, line2: a.line2, city: a.city, zip: a.zip, state: a.state, country: a.country };

@@ -90,7 +90,7 @@ const sameInterval = (a: BillingInterval, b: HyperlineProductInput['payment_inte
   a.period === b!.period && (a.period === 'once' || a.count === (b!.count ?? 1));
 
 /** Its price configuration: the product's active one in `currency` matching what Hyperline's member says, exactly one. */
-async function ourProduct(ctx: Ctx, p: HyperlineProductInput, currency: string, index: number): Promise<SubscriptionProductInput> {
+export async function ourProduct(ctx: Ctx, p: HyperlineProductInput, currency: string, index: number): Promise<SubscriptionProductInput> {
   const inline = p.prices ?? (p.price ? [p.price] : undefined);
   const { data } = await listPriceConfigurations(ctx, { take: 100, skip: 0, product_id: p.id });
   const matching = data.filter((c) => c.status === 'active' && c.currency === currency

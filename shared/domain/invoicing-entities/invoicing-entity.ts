@@ -41,6 +41,8 @@ export interface InvoicingEntity {
   invoice_late_fees: string | null;
   invoice_footer: string;
   document_footer: string;
+  /** Hyperline's footer of quotes; falls back to the invoice footer when unset. */
+  quote_footer: string;
   logo_url: string | null;
   favicon_url: string | null;
   brand_color: string | null;
@@ -70,11 +72,12 @@ export interface InvoicingEntity {
   deleted_at: string | null;
 }
 
-/** Stored form: timestamps kept to the millisecond, `document_footer` null when it falls back to the invoice footer. */
+/** Stored form: timestamps kept to the millisecond, `document_footer` and `quote_footer` null (or absent) when they fall back to the invoice footer. */
 export type EntityItem = StoredItem &
-  Omit<InvoicingEntity, 'document_footer' | 'trade_name'> & {
+  Omit<InvoicingEntity, 'document_footer' | 'quote_footer' | 'trade_name'> & {
     trade_name: string | null;
     document_footer: string | null;
+    quote_footer?: string | null;
     /** The stored copy of `logo_url` (./logo.ts); absent or null without a logo. */
     logo_file?: StoredLogo | null;
   };
@@ -181,6 +184,7 @@ export function toInvoicingEntity(item: EntityItem): InvoicingEntity {
     invoice_late_fees: item.invoice_late_fees,
     invoice_footer: item.invoice_footer,
     document_footer: item.document_footer ?? item.invoice_footer,
+    quote_footer: item.quote_footer ?? item.invoice_footer,
     logo_url: item.logo_url,
     favicon_url: item.favicon_url,
     brand_color: item.brand_color,

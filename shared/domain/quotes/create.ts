@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { retryOnRace } from '../../db/items';
-import { Conflict } from '../../errors';
+import { Conflict, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { assertTypeRules, EDITABLE_DEFAULTS, editableChanges, quoteCustomer, quoteEntity, type QuoteInput } from './input';
 import { lineInputs, resolveQuoteLines, type ResolvedQuoteLines } from './lines';
@@ -19,9 +19,9 @@ const NUMBERING_ATTEMPTS = 60;
  * approval. One transaction writes the quote with its number (the workspace counter, conditioned on the value read),
  * checks that its products are still usable and that the customer is still there in the quote's currency.
  */
-export async function createQuote(ctx: Ctx, input: QuoteInput): Promise<Quote> {
+export async function createQuote(ctx: Ctx, input: QuoteInput & { amount?: number }): Promise<Quote> {
   const first = await quoteCustomer(ctx, input.customer_id);
-  const { customer_id: _customer, type: _type, status = 'draft', ...editable } = input;
+  const { customer_id: _customer, type: _type, status = 'draft', amount: expected, ...editable } = input;
   const members = { ...EDITABLE_DEFAULTS, invoicing_entity_id: first.invoicing_entity_id, ...editableChanges(editable) };
   assertTypeRules(input.type, members);
   if (status !== 'draft' && members.requires_approval) {
@@ -37,6 +37,10 @@ export async function createQuote(ctx: Ctx, input: QuoteInput): Promise<Quote> {
     return priced.get(currency)!;
   };
   const resolved = await linesIn(first.currency);
+  // Hyperline's `amount` (the estimated value) is computed here from the catalog: another would misstate the quote.
+  if (expected !== undefined && expected !== resolved.amount) {
+    throw new RuleViolation('amount_mismatch', `amount ${expected} is not this quote's value, ${resolved.amount}, computed from its lines' catalog prices: leave amount out.`);
+  }
   await Promise.all([
     checkPromotionCode(ctx, { promotion_code: members.promotion_code, customer_id: first.id, currency: first.currency }, resolved.productIds),
     assertSubscriptionRules(ctx, { ...members, type: input.type, customer_id: first.id }, lineInputs(resolved.lines)),

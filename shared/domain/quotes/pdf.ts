@@ -77,7 +77,7 @@ export function quoteSheet(quote: Quote, { seller, customer: buyer, entity }: Qu
       quote.comments?.trim() ? `${t('quote.comments')}: ${quote.comments}` : null,
       signed,
     ].filter((note): note is string => !!note),
-    footer: entity?.invoice_footer ?? '',
+    footer: entity?.quote_footer ?? entity?.invoice_footer ?? '',
     info: { title: `${t('doc.quote')} ${quote.number}`, author: seller.name, created: new Date(quote.updated_at) },
   };
 }

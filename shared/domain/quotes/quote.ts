@@ -93,6 +93,8 @@ export interface Quote extends QuoteEditable {
   signed_file: QuoteFile | null;
   /** The public page of the quote: only in pending_signature and signed, else null. */
   url: string | null;
+  /** Hyperline's name of `post_signature_activation_enabled` (docs/hyperline.md). */
+  automatically_start_subscription: boolean;
   sent_at: string | null;
   sent_to: string | null;
   sent_message: string | null;
@@ -105,7 +107,7 @@ export interface Quote extends QuoteEditable {
   updated_at: string;
 }
 
-export type QuoteItem = StoredItem & Omit<Quote, 'url'> & {
+export type QuoteItem = StoredItem & Omit<Quote, 'url' | 'automatically_start_subscription'> & {
   /** Revocation of the hosted page's links (docs/hosted-pages.md). */
   link_generation?: number;
 };
@@ -134,5 +136,9 @@ const INTERNAL = ['pk', 'sk', '_type', '_version', 'gsi1pk', 'gsi1sk', 'lf', 'li
 export function toQuote(item: QuoteItem): Quote {
   const copy: Record<string, unknown> = { ...item };
   for (const name of INTERNAL) delete copy[name];
-  return { ...(copy as unknown as Omit<Quote, 'url'>), url: WITH_URL.includes(item.status) ? quotePageUrl(item) : null };
+  return {
+    ...(copy as unknown as Omit<Quote, 'url' | 'automatically_start_subscription'>),
+    url: WITH_URL.includes(item.status) ? quotePageUrl(item) : null,
+    automatically_start_subscription: item.post_signature_activation_enabled,
+  };
 }
