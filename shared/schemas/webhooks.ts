@@ -12,7 +12,11 @@ const endpointMembers = {
   url: uri,
   description: nullable(text(500)),
   event_types: nullable({ type: 'array', minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, items: eventType }),
-  secret: { type: 'string', minLength: 10, maxLength: 200 },
+  secret: { type: 'string', minLength: 10, maxLength: 200, description: '`whsec_` + the base64 of 24 to 64 random bytes, or (as Hyperline) that base64 alone.' },
+  rate_limit: {
+    ...nullable({ type: 'number', exclusiveMinimum: 0, maximum: 10_000 }),
+    description: "Hyperline's deliveries per second: stored and returned; deliveries here are not paced by it (docs/events.md).",
+  },
 };
 
 export const endpointCreateBody = object(endpointMembers, ['url']);
@@ -38,7 +42,7 @@ const nstr = { type: ['string', 'null'] };
 export const endpointResource: Schema = requireAll({
   type: 'object',
   properties: {
-    id: str, url: str, description: nstr, event_types: { type: ['array', 'null'], items: str },
+    id: str, url: str, description: nstr, event_types: { type: ['array', 'null'], items: str }, rate_limit: { type: ['number', 'null'] },
     status: { type: 'string', enum: ['enabled', 'disabled'] }, disabled_reason: nstr, created_at: str, updated_at: str,
     secret: { type: 'string', description: 'Only in the response that created the endpoint.' },
   },

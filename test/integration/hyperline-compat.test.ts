@@ -25,7 +25,8 @@ let api: TestApi;
 let client: Client;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  // With the event pipeline: the message log (list-webhook-messages.json) is written by it.
+  api = await startTestApi({ events: true });
   client = await api.client();
 });
 afterAll(() => api.close());
@@ -76,6 +77,11 @@ async function world(needs: string[]): Promise<Record<string, string>> {
     expect(quote.status).toBe(201);
     values.quote_id = quote.body.id;
   }
+  if (needs.includes('invoicing_entity')) values.invoicing_entity_id = (await client.post('/v1/invoicing-entities', { name: 'To update', country: 'FR', currency: 'EUR' })).body.id;
+  if (needs.includes('card')) values.payment_method_id = (await client.post(`/v1/customers/${customer.id}/payment-methods`, { token: 'tok_visa' })).body.id;
+  if (needs.includes('webhook_endpoint')) values.webhook_endpoint_id = (await client.post('/v1/webhooks/endpoints', { url: 'https://example.com/webhook', rate_limit: 123 })).body.id;
+  // The customer's customer.created message, logged once the event pipeline has run.
+  if (needs.includes('messages')) await api.events.settle();
   if (needs.includes('paused_subscription')) expect((await client.post(`/v1/subscriptions/${values.subscription_id}/pause`, {})).status).toBe(200);
   return values;
 }
@@ -118,7 +124,7 @@ describe.each(fixtures)('$file: $route', (fixture) => {
   it.each(fixture.examples)('accepts "$name" and answers with the documented members', async (example) => {
     const values = await world(fixture.setup);
     const path = fixture.route.split(' ')[1]!.replace(/\{(\w+)\}/g, (_, name: string) => filled(example.path?.[name], values));
-    const method = fixture.route.split(' ')[0]!.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const method = fixture.route.split(' ')[0]!.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const reply = method === 'get' || method === 'delete' ? await client[method](path + filled(example.query ?? '', values)) : await client[method](path, example.body === undefined ? undefined : filled(example.body, values));
     expect({ status: reply.status, body: reply.body }).toMatchObject({ status: fixture.response.status });
     if (fixture.response.content_type) expect(reply.headers.get('content-type')).toContain(fixture.response.content_type);
@@ -306,6 +312,17 @@ describe('the meanings behind the names', () => {
     expect((await client.post('/v2/subscriptions/preview', { customer_id, products: [{ id: product_id }] })).body.code).toBe('ambiguous_price_configuration');
     const byPrice = await client.post('/v2/subscriptions', hyperline);
     expect([byPrice.status, byPrice.body.estimated_arr]).toEqual([201, 60]);
+  });
+
+  it("a webhook endpoint keeps Hyperline's rate_limit, and takes its bare base64 secret with our prefix", async () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const created = await client.post('/v1/webhooks/endpoints', { url: 'https://example.com/hook', secret: key, rate_limit: 2.5 });
+    expect([created.status, created.body.secret, created.body.rate_limit]).toEqual([201, `whsec_${key}`, 2.5]);
+    expect((await client.put(`/v1/webhooks/endpoints/${created.body.id}`, { rate_limit: null })).body.rate_limit).toBeNull();
+    expect((await client.post('/v1/webhooks/endpoints', { url: 'https://example.com/hook' })).body.rate_limit).toBeNull();
+    for (const bad of [{ secret: Buffer.alloc(8).toString('base64') }, { rate_limit: 0 }]) {
+      expect((await client.post('/v1/webhooks/endpoints', { url: 'https://example.com/hook', ...bad })).status).toBe(400);
+    }
   });
 
   it('POST …/prices replaces the prices as PUT does', async () => {

@@ -13,6 +13,8 @@ export interface EndpointItem extends StoredItem {
   description: string | null;
   /** null: every event type. */
   event_types: string[] | null;
+  /** Hyperline's deliveries per second, kept as given; absent on endpoints made before it was accepted. */
+  rate_limit?: number | null;
   status: 'enabled' | 'disabled';
   disabled_reason: string | null;
   secret: string;
@@ -31,6 +33,7 @@ export const toEndpoint = (item: EndpointItem) => ({
   url: item.url,
   description: item.description,
   event_types: item.event_types,
+  rate_limit: item.rate_limit ?? null,
   status: item.status,
   disabled_reason: item.disabled_reason,
   created_at: item.created_at,

@@ -9,12 +9,13 @@ import { newId } from '../../ids';
 import { destinationPolicy, destinationProblem } from '../../net/public-address';
 import { ENDPOINT, ROTATION_OVERLAP_MS, endpointKey, toEndpoint, type Endpoint, type EndpointItem } from './endpoint';
 import { MAX_ENDPOINTS } from './schedule-deliveries';
-import { generateSecret, secretKey } from './signature';
+import { generateSecret, prefixedSecret, secretKey } from './signature';
 
 export interface EndpointInput {
   url?: string;
   description?: string | null;
   event_types?: string[] | null;
+  rate_limit?: number | null;
   secret?: string;
   status?: 'enabled' | 'disabled';
 }
@@ -27,16 +28,18 @@ async function assertDeliverable(url: string): Promise<void> {
   if (message) throw new InvalidRequest(`Invalid body: body.url ${message}.`, [{ path: 'body.url', message }]);
 }
 
-function assertSecret(secret: string): void {
-  if (secretKey(secret)) return;
-  const message = "must be 'whsec_' followed by the base64 of 24 to 64 random bytes";
+/** The secret as stored (with its prefix), or a 400 when it is not one. */
+function acceptedSecret(given: string): string {
+  const secret = prefixedSecret(given);
+  if (secretKey(secret)) return secret;
+  const message = "must be the base64 of 24 to 64 random bytes, after 'whsec_' or alone";
   throw new InvalidRequest(`Invalid body: body.secret ${message}.`, [{ path: 'body.secret', message }]);
 }
 
 /** Creates an endpoint; the response carries its secret, which no later response shows. */
 export async function createEndpoint(ctx: Ctx, input: EndpointInput & { url: string }): Promise<Endpoint & { secret: string }> {
   await assertDeliverable(input.url);
-  if (input.secret !== undefined) assertSecret(input.secret);
+  const secret = input.secret === undefined ? generateSecret() : acceptedSecret(input.secret);
   const id = newId('ep');
   const now = ctx.clock.now().toISOString();
   const item: EndpointItem = {
@@ -48,9 +51,10 @@ export async function createEndpoint(ctx: Ctx, input: EndpointInput & { url: str
     url: input.url,
     description: input.description ?? null,
     event_types: input.event_types ?? null,
+    rate_limit: input.rate_limit ?? null,
     status: input.status ?? 'enabled',
     disabled_reason: null,
-    secret: input.secret ?? generateSecret(),
+    secret,
     attempt_count: 0,
     created_at: now,
     updated_at: now,
@@ -84,7 +88,7 @@ export const listEndpoints = (ctx: Ctx, query: { take: number; skip: number }): 
  */
 export async function updateEndpoint(ctx: Ctx, id: string, input: EndpointInput): Promise<Endpoint> {
   if (input.url !== undefined) await assertDeliverable(input.url);
-  if (input.secret !== undefined) assertSecret(input.secret);
+  const secret = input.secret === undefined ? undefined : acceptedSecret(input.secret);
   return retryOnRace(async () => {
     const current = await findEndpointItem(ctx, id);
     const now = ctx.clock.now();
@@ -92,14 +96,15 @@ export async function updateEndpoint(ctx: Ctx, id: string, input: EndpointInput)
     if (input.url !== undefined) next.url = input.url;
     if (input.description !== undefined) next.description = input.description;
     if (input.event_types !== undefined) next.event_types = input.event_types;
+    if (input.rate_limit !== undefined) next.rate_limit = input.rate_limit;
     if (input.status !== undefined) {
       next.status = input.status;
       next.disabled_reason = input.status === 'enabled' ? null : (current.disabled_reason ?? 'disabled by request');
     }
-    if (input.secret !== undefined && input.secret !== current.secret) {
+    if (secret !== undefined && secret !== current.secret) {
       next.previous_secret = current.secret;
       next.previous_secret_expires_at = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
-      next.secret = input.secret;
+      next.secret = secret;
     }
     return toEndpoint(await putIfUnchanged(next, current._version));
   });

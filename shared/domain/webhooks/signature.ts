@@ -9,6 +9,9 @@ export const SECRET_PREFIX = 'whsec_';
 
 export const generateSecret = (): string => SECRET_PREFIX + randomBytes(32).toString('base64');
 
+/** Hyperline's (Svix's) secrets are the bare base64 of the key; stored here with the prefix Standard Webhooks names. */
+export const prefixedSecret = (secret: string): string => (secret.startsWith(SECRET_PREFIX) ? secret : SECRET_PREFIX + secret);
+
 /** The secret's key bytes, or undefined when it is not `whsec_` + base64 of 24 to 64 bytes. */
 export function secretKey(secret: string): Buffer | undefined {
   if (!secret.startsWith(SECRET_PREFIX)) return undefined;
