@@ -2,7 +2,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { chunksOf, eachLimited } from '../concurrency';
 import { db, tableName } from './client';
 import type { Key } from './keys';
-import { isTransient } from './transient';
+import { isPassing } from './transient';
 
 /** BatchWriteItem takes at most 25 puts. */
 const PER_CALL = 25;
@@ -43,7 +43,7 @@ async function unprocessed(items: Key[], deadline: number): Promise<Set<string> 
   const call = db.send(new BatchWriteCommand({ RequestItems: { [tableName()]: items.map((Item) => ({ PutRequest: { Item } })) } })).then(
     (reply) => new Set((reply.UnprocessedItems?.[tableName()] ?? []).map((r) => keyOf(r.PutRequest?.Item as Key))),
     (error: unknown) => {
-      if (isTransient(error)) return new Set(items.map(keyOf));
+      if (isPassing(error)) return new Set(items.map(keyOf));
       throw error;
     },
   );

@@ -1,5 +1,5 @@
 import type middy from '@middy/core';
-import { isTransient } from '../db/transient';
+import { isPassing } from '../db/transient';
 import { DomainError, ServiceUnavailable } from '../errors';
 import { logger } from '../observability/logger';
 import type { RouteMeta } from './route-meta';
@@ -17,7 +17,7 @@ import { json, type HttpResponse } from './responses';
 const TIMED_OUT = 'The request ran out of time before its answer, and may have been applied: retry it with the same Idempotency-Key (docs/idempotency.md).';
 
 export function errorResponse(route: Pick<RouteMeta, 'errorFormat'> & { path?: string }, error: unknown, requestId: string, gatewayRequestId = requestId): HttpResponse {
-  if (!(error instanceof DomainError) && isTransient(error)) {
+  if (!(error instanceof DomainError) && isPassing(error)) {
     logger.warn('transient failure answered 503', { request_id: requestId, error: error instanceof Error ? error : String(error) });
     return errorResponse(route, new ServiceUnavailable(error instanceof Error && error.name === 'TimeoutError' ? TIMED_OUT : undefined), requestId, gatewayRequestId);
   }
