@@ -57,7 +57,8 @@ export function priceConfigurationActions(config: PriceConfiguration, productTyp
       async onSubmit() {
         // What was typed wrong is thrown before anything is sent; the dialog shows it as it shows the API's errors.
         const prices = editor.read(config.currency);
-        ok(await api.PUT('/v1/price-configurations/{id}/prices', { ...path, body: { prices: prices as Prices } }));
+        // The editor's rows are the configuration's own model (it cannot change here); the API checks them against it.
+        ok(await api.PUT('/v1/price-configurations/{id}/prices', { ...path, body: { prices: prices as unknown as Prices } }));
         notify(t('pricesSaved'));
         await refresh();
       },
