@@ -83,7 +83,7 @@ export const customerResource: Schema = resource({
   tax_ids: arrayOf(resource({ value: out.string, status: out.string })),
   tax_rate_custom: out.nullableNumber, registration_number: out.nullableString, is_government_affiliated: out.boolean,
   language: out.nullableString, timezone: out.nullableString, external_id: out.nullableString, properties: out.nullableFreeObject,
-  custom_properties: out.freeObject, billing_address: addressResource, shipping_address: nullableResource(addressResource),
+  custom_properties: out.freeObject, billing_address: { ...addressResource, description: 'Always an object, its members null until set (as the specification and Hyperline describe it). Changed in issue 36: it was null until set; a client testing it against null should test its members.' }, shipping_address: nullableResource(addressResource),
   billing_email: out.nullableString,
   billing_email_status: {
     ...enumOf(BILLING_EMAIL_STATUSES),
