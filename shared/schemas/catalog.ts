@@ -143,7 +143,11 @@ export const productResource: Schema = requireAll({
 
 export const priceBookResource: Schema = requireAll({
   type: 'object',
-  properties: { id: str, name: str, description: nstr, created_at: str, updated_at: str },
+  properties: {
+    id: str, name: str, description: nstr,
+    user_role_ids: { type: 'array', items: str, maxItems: 0, description: "Hyperline's: the user roles that may use the book; always empty here (no user roles)." },
+    created_at: str, updated_at: str,
+  },
 });
 
 export const simulationResource: Schema = requireAll({

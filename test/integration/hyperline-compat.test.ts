@@ -46,6 +46,12 @@ async function world(needs: string[]): Promise<Record<string, string>> {
     expect((await client.post(`/v1/customers/${customer.id}/credits/${values.credit_product_id}/topup`, { credit_count: 100 })).status).toBe(201);
   }
   if (needs.includes('coupon')) values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner', type: 'amount', discount_amount: 100, currency: 'EUR', repeat: 'once' })).body.id;
+  if (needs.includes('payment_method')) values.payment_method_id = (await client.post(`/v1/customers/${customer.id}/payment-methods`, { token: 'tok_visa' })).body.id;
+  if (needs.includes('promotion_code')) {
+    values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner', type: 'amount', discount_amount: 100, currency: 'EUR', repeat: 'once' })).body.id;
+    values.promotion_code_id = (await client.post('/v1/promotion-codes', { code: `P-${customer.id}`, coupon_id: values.coupon_id })).body.id;
+  }
+  if (needs.includes('price_book')) expect((await client.post('/v1/price-books', { name: 'Enterprise pricing' })).status).toBe(201);
   if (needs.includes('aggregator')) values.aggregator_id = (await client.post('/v1/aggregators', { name: 'API calls', event_type: 'api_call', operation: 'count', unit_name: 'call' })).body.id;
   values.start_date = new Date(Date.now() - 86_400_000).toISOString();
   values.end_date = new Date(Date.now() + 60_000).toISOString();
