@@ -46,6 +46,7 @@ async function world(needs: string[]): Promise<Record<string, string>> {
     expect((await client.post(`/v1/customers/${customer.id}/credits/${values.credit_product_id}/topup`, { credit_count: 100 })).status).toBe(201);
   }
   if (needs.includes('coupon')) values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner', type: 'amount', discount_amount: 100, currency: 'EUR', repeat: 'once' })).body.id;
+  if (needs.includes('hyperline_coupon')) values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner discount', type: 'amount', discount_amount: 2000, currency: 'EUR', repeat: 'once' })).body.id;
   if (needs.includes('payment_method')) values.payment_method_id = (await client.post(`/v1/customers/${customer.id}/payment-methods`, { token: 'tok_visa' })).body.id;
   if (needs.includes('promotion_code')) {
     values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner', type: 'amount', discount_amount: 100, currency: 'EUR', repeat: 'once' })).body.id;
@@ -305,6 +306,19 @@ describe('the meanings behind the names', () => {
     expect((await client.post('/v2/subscriptions/preview', { customer_id, products: [{ id: product_id }] })).body.code).toBe('ambiguous_price_configuration');
     const byPrice = await client.post('/v2/subscriptions', hyperline);
     expect([byPrice.status, byPrice.body.estimated_arr]).toEqual([201, 60]);
+  });
+
+  it("a coupon update repeating another discount, or a feature with a default other than none, is refused and changes nothing", async () => {
+    const { coupon_id } = await world(['hyperline_coupon']);
+    const changed = await client.put(`/v1/coupons/${coupon_id}`, { name: 'Other', type: 'amount', discount_amount: 2500, currency: 'EUR' });
+    expect([changed.status, changed.body.code]).toEqual([422, 'coupon_terms_immutable']);
+    expect((await client.get(`/v1/coupons/${coupon_id}`)).body).toMatchObject({ name: 'Partner discount', discount_amount: 2000 });
+    expect((await client.put(`/v1/coupons/${coupon_id}`, { name: 'Same terms', currency: 'EUR' })).body.name).toBe('Same terms');
+    const code = `seats-${Date.now()}`;
+    expect((await client.post('/v1/features', { code, name: 'Seats', value_type: 'number', default_value: 5 })).body.code).toBe('default_value_not_supported');
+    expect((await client.post('/v1/features', { code, name: 'Seats', type: 'boolean', value_type: 'number' })).body.code).toBe('conflicting_members');
+    const seats = await client.post('/v1/features', { code, name: 'Seats', value_type: 'number', default_value: 0 });
+    expect([seats.status, seats.body.type, seats.body.value_type]).toEqual([201, 'limit', 'number']);
   });
 
   it('POST …/prices replaces the prices as PUT does', async () => {
