@@ -1,6 +1,6 @@
-import { updatePrices } from '../../shared/domain/catalog/price-configurations';
+import { pricesOf, updatePrices } from '../../shared/domain/catalog/price-configurations';
 import { httpHandler } from '../../shared/http/handler';
 import { route } from '../../shared/schemas/generated/postPrices.js';
 
 /** Hyperline updates prices with POST (docs/hyperline.md): the same replacement as `PUT …/prices`. */
-export const handler = httpHandler<{ prices: Record<string, unknown>[] }>(route, ({ ctx, path, body }) => updatePrices(ctx, path.id!, body.prices));
+export const handler = httpHandler<Parameters<typeof pricesOf>[0]>(route, ({ ctx, path, body }) => updatePrices(ctx, path.id!, pricesOf(body)));

@@ -84,7 +84,9 @@ export const productCreateBody = object(
 );
 
 /** The stored type is known only to the domain, which checks the prices against it. */
-export const pricesUpdateBody = object({ prices: { anyOf: PRICE_TYPES.map((type) => pricesSchemaFor(type)) } }, ['prices']);
+const anyPrices = { anyOf: PRICE_TYPES.map((type) => pricesSchemaFor(type)) };
+/** `{prices}`, or the bare array Hyperline's `PUT …/prices` sends. */
+export const pricesUpdateBody = { anyOf: [object({ prices: anyPrices }, ['prices']), anyPrices] };
 
 export const simulateBody = object(
   { quantity: { type: 'integer', minimum: 0, maximum: 1_000_000_000 }, amount: { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 } },

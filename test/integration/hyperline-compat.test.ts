@@ -47,6 +47,7 @@ async function world(needs: string[]): Promise<Record<string, string>> {
   }
   if (needs.includes('coupon')) values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner', type: 'amount', discount_amount: 100, currency: 'EUR', repeat: 'once' })).body.id;
   if (needs.includes('hyperline_coupon')) values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner discount', type: 'amount', discount_amount: 2000, currency: 'EUR', repeat: 'once' })).body.id;
+  if (needs.includes('price_configuration')) values.price_configuration_id = (await pricedProduct(client, 'flat_fee')).price_configuration_id;
   if (needs.includes('payment_method')) values.payment_method_id = (await client.post(`/v1/customers/${customer.id}/payment-methods`, { token: 'tok_visa' })).body.id;
   if (needs.includes('promotion_code')) {
     values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner', type: 'amount', discount_amount: 100, currency: 'EUR', repeat: 'once' })).body.id;
@@ -319,6 +320,16 @@ describe('the meanings behind the names', () => {
     expect((await client.post('/v1/features', { code, name: 'Seats', type: 'boolean', value_type: 'number' })).body.code).toBe('conflicting_members');
     const seats = await client.post('/v1/features', { code, name: 'Seats', value_type: 'number', default_value: 0 });
     expect([seats.status, seats.body.type, seats.body.value_type]).toEqual([201, 'limit', 'number']);
+  });
+
+  it("a price of another type than its configuration's is refused; Hyperline's price ids are not kept", async () => {
+    const { price_configuration_id } = await world(['price_configuration']);
+    const refused = await client.put(`/v1/price-configurations/${price_configuration_id}/prices`, [{ type: 'volume', amount: 5 }]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain("configuration's type 'fee'");
+    const replaced = await client.put(`/v1/price-configurations/${price_configuration_id}/prices`, [{ type: 'fee', id: 'pri_mine', amount: 5 }]);
+    expect(replaced.body.prices).toEqual([{ id: expect.stringMatching(/^pri_/), amount: 5 }]);
+    expect(replaced.body.prices[0].id).not.toBe('pri_mine');
   });
 
   it('POST …/prices replaces the prices as PUT does', async () => {
