@@ -29,7 +29,7 @@ export interface CouponUpdateInput {
   discount_percent?: number | null;
 }
 
-/** The repeated discount terms of an update that differ from the coupon's (422 `coupon_terms_immutable`). */
+/** The repeated discount terms of an update that differ from the coupon's (a 400 names them). */
 export function changedTerms(current: CouponItem, input: CouponUpdateInput): string[] {
   const given = { type: input.type, discount_amount: input.discount_amount, currency: input.currency, discount_percent: input.discount_percent };
   return Object.entries(given).filter(([name, value]) => value !== undefined && value !== current[name as keyof typeof given]).map(([name]) => name);
