@@ -84,11 +84,12 @@ export const productCreateBody = object(
 );
 
 /** The stored type is known only to the domain, which checks the prices against it. */
-const pricesOfAnyType = { anyOf: PRICE_TYPES.map((type) => pricesSchemaFor(type)) };
-export const pricesUpdateBody = object({ prices: pricesOfAnyType }, ['prices']);
+const anyPrices = { anyOf: PRICE_TYPES.map((type) => pricesSchemaFor(type)) };
+/** `PUT …/prices`: `{prices}`, or the bare array Hyperline sends. */
+export const pricesUpdateBody: Schema = { anyOf: [object({ prices: anyPrices }, ['prices']), anyPrices] };
 
-/** `POST …/prices`: ours, `{prices: [...]}`, or Hyperline's, the array of prices itself. */
-export const pricesPostBody: Schema = { anyOf: [pricesUpdateBody, pricesOfAnyType] };
+/** `POST …/prices` (Hyperline's way to update them): the same two forms. */
+export const pricesPostBody: Schema = pricesUpdateBody;
 
 export const simulateBody = object(
   { quantity: { type: 'integer', minimum: 0, maximum: 1_000_000_000 }, amount: { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 } },
@@ -147,7 +148,11 @@ export const productResource: Schema = requireAll({
 
 export const priceBookResource: Schema = requireAll({
   type: 'object',
-  properties: { id: str, name: str, description: nstr, created_at: str, updated_at: str },
+  properties: {
+    id: str, name: str, description: nstr,
+    user_role_ids: { type: 'array', items: str, maxItems: 0, description: "Hyperline's: the user roles that may use the book; always empty here (no user roles)." },
+    created_at: str, updated_at: str,
+  },
 });
 
 export const simulationResource: Schema = requireAll({

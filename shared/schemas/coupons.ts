@@ -39,7 +39,11 @@ const couponMembers: Record<string, Schema> = {
 };
 
 export const couponCreateBody = object(couponMembers, ['name', 'type']);
-export const couponUpdateBody = object(editableMembers);
+/** Hyperline's update repeats the discount: accepted when it is the coupon's own (the domain checks), never changed. */
+const repeatedTerms: Record<string, Schema> = {
+  type: couponMembers.type!, discount_amount: couponMembers.discount_amount!, currency: couponMembers.currency!, discount_percent: couponMembers.discount_percent!,
+};
+export const couponUpdateBody = object({ ...editableMembers, ...repeatedTerms });
 export const couponListQuery = { type: 'object', additionalProperties: false, properties: { ...pagingQuery } };
 
 const str = { type: 'string' };

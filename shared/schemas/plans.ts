@@ -1,4 +1,4 @@
-import { FEATURE_TYPES } from '../domain/entitlements/feature';
+import { FEATURE_TYPES, FEATURE_VALUE_TYPES } from '../domain/entitlements/feature';
 import { MIGRATION_EFFECTIVE, MIGRATION_PRORATION } from '../domain/plans/migration';
 import { currency, enumOf, id, name, nullable, object, out, requireAll, text, type Schema } from './common';
 import { pagingQuery } from './list-query';
@@ -95,10 +95,13 @@ export const featureCreateBody = object(
   {
     code: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-z0-9_.:-]+$', description: 'The key an application checks (`sso`, `seats`): lowercase letters, digits, `_ . : -`; unique.' },
     name,
-    type: { type: 'string', enum: FEATURE_TYPES },
+    type: { type: 'string', enum: FEATURE_TYPES, description: 'Default: from `value_type` (`number`: limit), else boolean.' },
     aggregator_id: { ...nullable(id), description: 'metered only: the aggregator whose usage of each billing period its allowance counts.' },
+    value_type: { type: 'string', enum: FEATURE_VALUE_TYPES, description: "Hyperline's: `boolean` (our boolean) or `number` (our limit, or metered with `type`)." },
+    default_value: { ...featureValue, description: "Hyperline's: what applies without a grant. Here that is always false or 0 (422 `default_value_not_supported` otherwise)." },
+    description: nullable(text(1000)),
   },
-  ['code', 'name', 'type'],
+  ['code', 'name'],
 );
 export const featureUpdateBody = object({ name });
 export const featureListQuery = planListQuery;
@@ -107,6 +110,10 @@ export const featureResource: Schema = requireAll({
   type: 'object',
   properties: {
     id: out.string, code: out.string, name: out.string, type: enumOf(FEATURE_TYPES), aggregator_id: out.nullableString, created_at: out.dateTime, updated_at: out.dateTime,
+    // Hyperline's members beside ours.
+    description: out.nullableString, value_type: enumOf(FEATURE_VALUE_TYPES), default_value: featureValue,
+    resolution_strategy: { type: 'null', description: "Hyperline's; null here: grants combine as docs/entitlements.md says (the stronger value wins)." },
+    status: enumOf(['active']), archived_at: { type: 'null', description: 'Features are not archived here.' },
   },
 });
 

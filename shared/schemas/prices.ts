@@ -73,10 +73,14 @@ const ITEMS: Record<PriceType, { items: Schema; maxItems: number }> = {
   bundle: { items: packSchema, maxItems: MAX_PACKS },
 };
 
-/** The schema of a `prices` array of the given type. */
+/** Hyperline's prices also carry their configuration's `type` and an `id`: the domain checks the one, drops both. */
+const hyperlinePriceMembers = {
+  type: { type: 'string', enum: [...PRICE_TYPES], description: "Hyperline's: the configuration's type (another is a 400)." },
+  id: { type: 'string', maxLength: 255, description: "Hyperline's price id: ignored, every stored price gets a new id." },
+};
+
+/** The schema of a `prices` array of the given type (as a request gives it). */
 export function pricesSchemaFor(type: PriceType): Schema {
   const { items, maxItems } = ITEMS[type];
-  // Hyperline's prices name their type (`{type: 'fee', amount}`): accepted when it is the configuration's.
-  const typed = { ...items, properties: { type: { type: 'string', enum: [type], description: "The configuration's price type (Hyperline's member); optional." }, ...(items.properties as object) } };
-  return { type: 'array', minItems: 1, maxItems, items: typed };
+  return { type: 'array', minItems: 1, maxItems, items: { ...items, properties: { ...(items.properties as object), ...hyperlinePriceMembers } } };
 }

@@ -30,6 +30,8 @@ export const promotionCodeCreateBody = object(
     ...editableMembers,
     duration_count: nullable({ type: 'integer', minimum: 1, maximum: 1000 }),
     duration_period: nullable({ type: 'string', enum: PROMOTION_DURATION_PERIODS }),
+    // Hyperline's create example sends it; the count is the service's, so a new code may only say it has none.
+    current_redemptions: { type: ['integer', 'null'], minimum: 0, maximum: 0, description: "Hyperline's: the redemptions so far; a new code has none (0 or null)." },
   },
   ['code', 'coupon_id'],
 );

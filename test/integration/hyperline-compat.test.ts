@@ -48,6 +48,14 @@ async function world(needs: string[]): Promise<Record<string, string>> {
     expect((await client.post(`/v1/customers/${customer.id}/credits/${values.credit_product_id}/topup`, { credit_count: 100 })).status).toBe(201);
   }
   if (needs.includes('coupon')) values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner', type: 'amount', discount_amount: 100, currency: 'EUR', repeat: 'once' })).body.id;
+  if (needs.includes('hyperline_coupon')) values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner discount', type: 'amount', discount_amount: 2000, currency: 'EUR', repeat: 'once' })).body.id;
+  if (needs.includes('price_configuration')) values.price_configuration_id = (await pricedProduct(client, 'flat_fee')).price_configuration_id;
+  if (needs.includes('payment_method')) values.payment_method_id = (await client.post(`/v1/customers/${customer.id}/payment-methods`, { token: 'tok_visa' })).body.id;
+  if (needs.includes('promotion_code')) {
+    values.coupon_id = (await client.post('/v1/coupons', { name: 'Partner', type: 'amount', discount_amount: 100, currency: 'EUR', repeat: 'once' })).body.id;
+    values.promotion_code_id = (await client.post('/v1/promotion-codes', { code: `P-${customer.id}`, coupon_id: values.coupon_id })).body.id;
+  }
+  if (needs.includes('price_book')) expect((await client.post('/v1/price-books', { name: 'Enterprise pricing' })).status).toBe(201);
   if (needs.includes('aggregator')) values.aggregator_id = (await client.post('/v1/aggregators', { name: 'API calls', event_type: 'api_call', operation: 'count', unit_name: 'call' })).body.id;
   values.start_date = new Date(Date.now() - 86_400_000).toISOString();
   values.end_date = new Date(Date.now() + 60_000).toISOString();
@@ -323,6 +331,29 @@ describe('the meanings behind the names', () => {
     for (const bad of [{ secret: Buffer.alloc(8).toString('base64') }, { rate_limit: 0 }]) {
       expect((await client.post('/v1/webhooks/endpoints', { url: 'https://example.com/hook', ...bad })).status).toBe(400);
     }
+  });
+
+  it("a coupon update repeating another discount, or a feature with a default other than none, is refused and changes nothing", async () => {
+    const { coupon_id } = await world(['hyperline_coupon']);
+    const changed = await client.put(`/v1/coupons/${coupon_id}`, { name: 'Other', type: 'amount', discount_amount: 2500, currency: 'EUR' });
+    expect([changed.status, changed.body.errors.map((e: { path: string }) => e.path)]).toEqual([400, ['body.discount_amount']]);
+    expect((await client.get(`/v1/coupons/${coupon_id}`)).body).toMatchObject({ name: 'Partner discount', discount_amount: 2000 });
+    expect((await client.put(`/v1/coupons/${coupon_id}`, { name: 'Same terms', currency: 'EUR' })).body.name).toBe('Same terms');
+    const code = `seats-${Date.now()}`;
+    expect((await client.post('/v1/features', { code, name: 'Seats', value_type: 'number', default_value: 5 })).body.code).toBe('default_value_not_supported');
+    expect((await client.post('/v1/features', { code, name: 'Seats', type: 'boolean', value_type: 'number' })).body.code).toBe('conflicting_members');
+    const seats = await client.post('/v1/features', { code, name: 'Seats', value_type: 'number', default_value: 0 });
+    expect([seats.status, seats.body.type, seats.body.value_type]).toEqual([201, 'limit', 'number']);
+  });
+
+  it("a price of another type than its configuration's is refused; Hyperline's price ids are not kept", async () => {
+    const { price_configuration_id } = await world(['price_configuration']);
+    const refused = await client.put(`/v1/price-configurations/${price_configuration_id}/prices`, [{ type: 'volume', amount: 5 }]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain("configuration's type 'fee'");
+    const replaced = await client.put(`/v1/price-configurations/${price_configuration_id}/prices`, [{ type: 'fee', id: 'pri_mine', amount: 5 }]);
+    expect(replaced.body.prices).toEqual([{ id: expect.stringMatching(/^pri_/), amount: 5 }]);
+    expect(replaced.body.prices[0].id).not.toBe('pri_mine');
   });
 
   it('POST …/prices replaces the prices as PUT does', async () => {

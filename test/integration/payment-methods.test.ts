@@ -37,6 +37,7 @@ describe('payment methods', () => {
     expect(first.body).toEqual({
       id: expect.stringMatching(/^pm_[0-9A-Z]{26}$/), customer_id: owner.id, type: 'card', provider: 'sandbox',
       card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: expect.any(Number) }, sepa_debit: null, is_default: true,
+      status: 'active', last_4_digits: 4242, expiration_date: expect.stringMatching(/^\d{4}-12$/), brand: 'visa',
       created_at: expect.any(String), updated_at: first.body.created_at, deleted_at: null,
     });
     expect(JSON.stringify(first.body)).not.toMatch(/tok_|sbx_/);

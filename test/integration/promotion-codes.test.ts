@@ -176,7 +176,8 @@ describe('POST /v1/promotion-codes', () => {
     ['an unknown period', { duration_period: 'hours', duration_count: 1 }, ['body.duration_period']],
     ['max_redemptions 0', { max_redemptions: 0 }, ['body.max_redemptions']],
     ['fractional max_redemptions', { max_redemptions: 1.5 }, ['body.max_redemptions']],
-    ['current_redemptions (read-only)', { current_redemptions: 0 }, ['body.current_redemptions']],
+    // Hyperline's create example sends current_redemptions 0 (accepted): a new code has no other count.
+    ['current_redemptions other than 0 (the service counts)', { current_redemptions: 3 }, ['body.current_redemptions']],
     ['client_id (from the token only)', { client_id: 'cli_x' }, ['body.client_id']],
     ['a bad expiry', { expires_at: '2031-01-01' }, ['body.expires_at']],
     ['a non-boolean first-order flag', { only_for_first_time_order: 'yes' }, ['body.only_for_first_time_order']],

@@ -10,7 +10,8 @@ type Product = Schemas['Product'];
 type PriceConfiguration = Schemas['PriceConfiguration'];
 type Coupon = Schemas['Coupon'];
 /** The API's prices of one model; the editor's rows are of the configuration's model, and the API checks them against it. */
-type Prices = NonNullable<paths['/v1/price-configurations/{id}/prices']['put']['requestBody']>['content']['application/json']['prices'];
+/** The `{prices}` form of the PUT body (it also takes Hyperline's bare array). */
+type Prices = Extract<NonNullable<paths['/v1/price-configurations/{id}/prices']['put']['requestBody']>['content']['application/json'], { prices: unknown }>['prices'];
 
 /** A product's actions: edit its name and description; archive it (no new sales; what it is on goes on) or unarchive it. */
 export function productActions(product: Product): HTMLElement[] {

@@ -27,6 +27,8 @@ const toPriceBook = (item: PriceBookItem) => ({
   id: item.id,
   name: item.name,
   description: item.description,
+  // Hyperline's: the user roles that may use the book; this service has no user roles (every key sees every book).
+  user_role_ids: [] as string[],
   created_at: item.created_at,
   updated_at: item.updated_at,
 });

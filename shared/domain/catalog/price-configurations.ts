@@ -62,7 +62,20 @@ function assertPricesFit(type: PriceType, prices: Record<string, unknown>[], at:
   }
 }
 
-/** Stored without a price's own `type`: the configuration's is the one (assertPricesFit checked they agree). */
+/** Hyperline's prices carry their configuration's `type` (checked) and an `id` (dropped: the service ids prices). */
+function withoutHyperlineMembers(type: PriceType, prices: Record<string, unknown>[], at: string): Record<string, unknown>[] {
+  const wrong = prices.findIndex((p) => p.type !== undefined && p.type !== type);
+  if (wrong >= 0) {
+    const message = `must be the configuration's type '${type}'`;
+    throw new InvalidRequest(`Invalid body: ${at}.prices.${wrong}.type ${message}.`, [{ path: `${at}.prices.${wrong}.type`, message }]);
+  }
+  return prices.map(({ type: _type, id: _id, ...price }) => price);
+}
+
+/** The prices of a `PUT`/`POST …/prices` body: `{prices}` or Hyperline's bare array. */
+export const pricesOf = (body: { prices: Record<string, unknown>[] } | Record<string, unknown>[]) => (Array.isArray(body) ? body : body.prices);
+
+/** Stored without a price's own `type`: the configuration's is the one (checked above). */
 const withIds = (type: PriceType, prices: Record<string, unknown>[]) => withDefaults(type, prices).map(({ type: _type, ...price }) => ({ id: newId('pri'), ...price }));
 
 /** A configuration as given inline, with its product's (`POST /v1/products` with `price_configurations`). */
@@ -78,7 +91,8 @@ export function newPriceConfigurationItem(ctx: Ctx, product: ProductItem, input:
     const message = `a ${product.type} product takes prices of type ${allowed.join(', ')}`;
     throw new InvalidRequest(`Invalid body: ${path}.type: ${message}.`, [{ path: `${path}.type`, message }]);
   }
-  assertPricesFit(input.type, input.prices, path);
+  const prices = withoutHyperlineMembers(input.type, input.prices, path);
+  assertPricesFit(input.type, prices, path);
   if (input.plan_id) throw planMissing(input.plan_id);
   const id = newId('prc');
   const item: PriceConfigurationItem = {
@@ -97,7 +111,7 @@ export function newPriceConfigurationItem(ctx: Ctx, product: ProductItem, input:
     billing_interval: input.billing_interval ?? { period: 'once' },
     commitment_interval: input.commitment_interval ?? { period: 'all' },
     type: input.type,
-    prices: withIds(input.type, input.prices),
+    prices: withIds(input.type, prices),
     created_at: now,
     updated_at: now,
     archived_at: null,
@@ -169,10 +183,11 @@ export async function listPriceConfigurations(ctx: Ctx, query: { take: number; s
 }
 
 /** Replaces the prices (new ids); they must be of the configuration's type. An archived configuration is frozen. */
-export async function updatePrices(ctx: Ctx, id: string, prices: Record<string, unknown>[]): Promise<PriceConfiguration> {
+export async function updatePrices(ctx: Ctx, id: string, given: Record<string, unknown>[]): Promise<PriceConfiguration> {
   return retryOnRace(async () => {
     const current = await findPriceConfigurationItem(ctx, id);
     if (current.status === 'archived') throw new Conflict(`Price configuration '${id}' is archived; create a new one instead.`);
+    const prices = withoutHyperlineMembers(current.type, given, 'body');
     assertPricesFit(current.type, prices, 'body');
     const next = { ...current, prices: withIds(current.type, prices), updated_at: ctx.clock.now().toISOString(), _version: current._version + 1 };
     await transactWrite([

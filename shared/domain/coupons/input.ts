@@ -22,6 +22,17 @@ export interface CouponUpdateInput {
   description?: string | null;
   redemption_limit?: number | null;
   expiration_date?: string | null;
+  /** Hyperline's update body repeats the discount: each given must equal the coupon's (the discount is fixed). */
+  type?: CouponItem['type'];
+  discount_amount?: number | null;
+  currency?: string | null;
+  discount_percent?: number | null;
+}
+
+/** The repeated discount terms of an update that differ from the coupon's (a 400 names them). */
+export function changedTerms(current: CouponItem, input: CouponUpdateInput): string[] {
+  const given = { type: input.type, discount_amount: input.discount_amount, currency: input.currency, discount_percent: input.discount_percent };
+  return Object.entries(given).filter(([name, value]) => value !== undefined && value !== current[name as keyof typeof given]).map(([name]) => name);
 }
 
 /** Date-times are stored in one form (UTC, milliseconds), so they compare as strings in conditions. */

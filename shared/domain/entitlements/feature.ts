@@ -13,6 +13,10 @@ export const FEATURE_ITEM_TYPE = 'feature';
 export const MAX_FEATURES = 500;
 export const FEATURE_TYPES = ['boolean', 'limit', 'metered'] as const;
 export type FeatureType = (typeof FEATURE_TYPES)[number];
+/** Hyperline's `value_type`: `boolean` is our boolean, `number` our limit or metered. */
+export const FEATURE_VALUE_TYPES = ['boolean', 'number'] as const;
+export type FeatureValueType = (typeof FEATURE_VALUE_TYPES)[number];
+export const valueTypeOf = (type: FeatureType): FeatureValueType => (type === 'boolean' ? 'boolean' : 'number');
 
 /** A grant's value: a boolean for a `boolean` feature, a whole number ≥ 0 for a limit or a metered allowance. */
 export type FeatureValue = boolean | number;
@@ -25,6 +29,8 @@ export interface FeatureItem extends StoredItem {
   type: FeatureType;
   /** `metered` only: the aggregator whose usage the allowance counts. */
   aggregator_id: string | null;
+  /** Absent on features created before it was taken. */
+  description?: string | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -36,6 +42,9 @@ export const featureNotFound = (id: string) => new NotFound('feature', id);
 
 export const toFeature = (f: FeatureItem) => ({
   id: f.id, code: f.code, name: f.name, type: f.type, aggregator_id: f.aggregator_id, created_at: f.created_at, updated_at: f.updated_at,
+  // Hyperline's members: without a grant a customer has false or 0; grants combine by the stronger value; never archived.
+  description: f.description ?? null, value_type: valueTypeOf(f.type), default_value: (f.type === 'boolean' ? false : 0) as FeatureValue,
+  resolution_strategy: null, status: 'active' as const, archived_at: null,
 });
 export type Feature = ReturnType<typeof toFeature>;
 

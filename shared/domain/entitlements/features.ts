@@ -8,13 +8,30 @@ import { ConditionFailed, transactWrite } from '../../db/transactions';
 import { RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { getAggregator } from '../metering/aggregator-read';
-import { FEATURES, FEATURE_ITEM_TYPE, MAX_FEATURES, featureKey, featureNotFound, featuresPartition, toFeature, type Feature, type FeatureItem, type FeatureType } from './feature';
+import { FEATURES, FEATURE_ITEM_TYPE, MAX_FEATURES, featureKey, featureNotFound, featuresPartition, toFeature, valueTypeOf, type Feature, type FeatureItem, type FeatureType, type FeatureValue, type FeatureValueType } from './feature';
 
 export interface FeatureCreateInput {
   code: string;
   name: string;
-  type: FeatureType;
+  type?: FeatureType;
   aggregator_id?: string | null;
+  /** Hyperline's members (docs/hyperline.md). */
+  value_type?: FeatureValueType;
+  default_value?: FeatureValue;
+  description?: string | null;
+}
+
+/** Our type from Hyperline's `value_type` when `type` is left out; both given must agree (422 otherwise). */
+function featureType(input: FeatureCreateInput): FeatureType {
+  const type = input.type ?? (input.value_type === 'number' ? 'limit' : 'boolean');
+  if (input.value_type && valueTypeOf(type) !== input.value_type) {
+    throw new RuleViolation('conflicting_members', `type '${type}' and value_type '${input.value_type}' disagree: a boolean feature has value_type boolean, a limit or metered one number.`);
+  }
+  const none = type === 'boolean' ? false : 0;
+  if (input.default_value !== undefined && input.default_value !== none) {
+    throw new RuleViolation('default_value_not_supported', `Without a grant a customer has ${String(none)} of a ${type} feature here; default_value can only be ${String(none)}.`);
+  }
+  return type;
 }
 
 /** A feature's code, claimed once per workspace (`WS#<ws>#FEATURE_CODES` / code): two features never share one. */
@@ -39,16 +56,17 @@ export async function featureItems(ctx: Ctx): Promise<Map<string, FeatureItem>> 
  * aggregator (its allowance counts that aggregator's usage); the other types take none.
  */
 export async function createFeature(ctx: Ctx, input: FeatureCreateInput): Promise<Feature> {
-  const metered = input.type === 'metered';
+  const type = featureType(input);
+  const metered = type === 'metered';
   if (metered !== !!input.aggregator_id) {
-    throw new RuleViolation('feature_aggregator', metered ? 'A metered feature needs aggregator_id (the usage its allowance counts).' : `A ${input.type} feature takes no aggregator_id.`);
+    throw new RuleViolation('feature_aggregator', metered ? 'A metered feature needs aggregator_id (the usage its allowance counts).' : `A ${type} feature takes no aggregator_id.`);
   }
   if (metered) await getAggregator(ctx, input.aggregator_id!);
   const id = newId('feat');
   const now = ctx.clock.now().toISOString();
   const item: FeatureItem = {
-    ...featureKey(ctx, id), _type: FEATURE_ITEM_TYPE, _version: 0, id, code: input.code, name: input.name, type: input.type,
-    aggregator_id: input.aggregator_id ?? null, created_at: now, updated_at: now, deleted_at: null,
+    ...featureKey(ctx, id), _type: FEATURE_ITEM_TYPE, _version: 0, id, code: input.code, name: input.name, type,
+    aggregator_id: input.aggregator_id ?? null, description: input.description ?? null, created_at: now, updated_at: now, deleted_at: null,
   };
   await retryOnRace(async () => {
     try {

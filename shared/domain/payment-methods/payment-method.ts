@@ -65,6 +65,8 @@ export function toPaymentMethod(item: PaymentMethodItem, defaultId: string | nul
     card: item.card && { brand: item.card.brand, last4: item.card.last4, exp_month: item.card.exp_month, exp_year: item.card.exp_year },
     sepa_debit: item.sepa_debit ? { bank_code: item.sepa_debit.bank_code, country: item.sepa_debit.country, last4: item.sepa_debit.last4 } : null,
     is_default: item.deleted_at === null && item.id === defaultId,
+    // Hyperline's PaymentMethod members (the summary's): a client ported from it reads them on the method itself.
+    ...hyperlineMembers(item),
     created_at: item.created_at,
     updated_at: item.updated_at,
     deleted_at: item.deleted_at,
@@ -91,6 +93,11 @@ export function methodSummary(item: PaymentMethodItem): PaymentMethodSummary {
   const saved = { id: item.id, status: item.deleted_at ? 'deleted' : 'active', type: item.type };
   if (!card) return { ...saved, last_4_digits: Number(item.sepa_debit!.last4), expiration_date: null, brand: null };
   return { ...saved, last_4_digits: Number(card.last4), expiration_date: `${card.exp_year}-${String(card.exp_month).padStart(2, '0')}`, brand: card.brand };
+}
+
+function hyperlineMembers(item: PaymentMethodItem) {
+  const { status, last_4_digits, expiration_date, brand } = methodSummary(item);
+  return { status, last_4_digits, expiration_date, brand };
 }
 
 /** A way of paying that is no saved method (a transfer, the wallet…): its type, and its id when it has one. */
