@@ -1,6 +1,6 @@
-import type { AggregatorUpdateInput } from '../../shared/domain/metering/aggregator-input';
+import type { AggregatorUpdateBody } from '../../shared/domain/metering/aggregator-hyperline';
 import { updateAggregator } from '../../shared/domain/metering/aggregator-write';
 import { httpHandler } from '../../shared/http/handler';
 import { route } from '../../shared/schemas/generated/updateAggregator.js';
 
-export const handler = httpHandler<AggregatorUpdateInput>(route, ({ ctx, path, body }) => updateAggregator(ctx, path.id!, body));
+export const handler = httpHandler<AggregatorUpdateBody>(route, ({ ctx, path, body }) => updateAggregator(ctx, path.id!, body));

@@ -1,4 +1,4 @@
-import { AGGREGATE_OPERATIONS, FILTER_OPERATORS } from '../domain/metering/aggregator';
+import { AGGREGATE_OPERATIONS, FILTER_OPERATORS, HYPERLINE_OPERATORS } from '../domain/metering/aggregator';
 import { enumOf, nullable, object, out, requireAll, text, type Schema } from './common';
 import { PATTERNS } from './formats';
 import { pagingQuery } from './list-query';
@@ -7,6 +7,7 @@ import { pagingQuery } from './list-query';
 export const AGGREGATOR_BOUNDS = {
   name: 200,
   unitName: 100,
+  description: 1000,
   /** Event types and property names: at most this many characters of PATTERNS.eventName. */
   eventName: 100,
   filters: 20,
@@ -68,13 +69,45 @@ const editableMembers: Record<string, Schema> = {
   unit_name: { ...nullable(text(AGGREGATOR_BOUNDS.unitName, 1)), description: 'What one unit of the quantity is called (`token`, `GB`), shown beside usage quantities.' },
 };
 
-export const aggregatorCreateBody = object({ ...editableMembers, ...definitionMembers }, ['name', 'event_type', 'operation']);
+/** Hyperline's condition on a property: only its operators with a filter of ours (the domain names any other, 422). */
+const hyperlineWhere: Schema = {
+  ...nullable(
+    object({
+      conditional: { type: 'string', enum: ['and', 'or'], description: '`or` only with at most one field: ours all must hold.' },
+      fields: {
+        type: 'array',
+        maxItems: AGGREGATOR_BOUNDS.filters,
+        items: object({ property: eventName, operator: { ...text(50, 1), description: '`isNull` (our `not_exists`) or `isNotNull` (our `exists`).' } }, ['property', 'operator']),
+      },
+    }),
+  ),
+  description: "Hyperline's form of `filters` (not both).",
+};
+
+/** Hyperline's members (docs/hyperline.md): mapped onto ours where they mean the same, refused where they would bill otherwise. */
+const hyperlineDefinitionMembers: Record<string, Schema> = {
+  entity: { ...eventName, description: "Hyperline's name of `event_type` (not both unless equal)." },
+  where: hyperlineWhere,
+  type: { type: 'string', enum: ['metered', 'licensed'], description: '`metered` only (the default): nothing here bills a `licensed` aggregator (422).' },
+  allow_negative_values: { type: 'boolean', description: '`false` only (the default): a period\'s billed quantity is never below 0 here (422 for `true`).' },
+};
+
+const hyperlineEditableMembers: Record<string, Schema> = {
+  description: { ...nullable(text(AGGREGATOR_BOUNDS.description)), description: 'Stored and answered; no effect on billing.' },
+  custom_event_name: { ...nullable(text(AGGREGATOR_BOUNDS.name)), description: 'Stored and answered; no effect on billing.' },
+  exposed_event_keys: { type: 'array', maxItems: AGGREGATOR_BOUNDS.filters, items: eventName, description: 'Stored and answered; no effect on billing.' },
+};
+
+const bodyMembers = { ...editableMembers, ...definitionMembers, ...hyperlineDefinitionMembers, ...hyperlineEditableMembers };
+
+/** `event_type` or Hyperline's `entity`; `name` defaults to the event type (Hyperline's is optional). */
+export const aggregatorCreateBody = object(bodyMembers, ['operation']);
 
 /**
  * Partial. `name` and `unit_name` change freely; the definition (`event_type`, `operation`, `property`, `filters`) may
  * be repeated as it is, never changed (422 `aggregator_definition_immutable`).
  */
-export const aggregatorUpdateBody = object({ ...editableMembers, ...definitionMembers });
+export const aggregatorUpdateBody = object(bodyMembers);
 
 export const aggregatorListQuery = { type: 'object', additionalProperties: false, properties: { ...pagingQuery } };
 
@@ -100,6 +133,21 @@ export const aggregatorResource: Schema = requireAll({
     property: out.nullableString,
     filters: { type: 'array', items: aggregatorFilterResource },
     unit_name: out.nullableString,
+    entity: { ...out.string, description: "Hyperline's name of `event_type`." },
+    where: {
+      type: 'object',
+      required: ['conditional', 'fields'],
+      properties: {
+        conditional: enumOf(['and']),
+        fields: { type: 'array', items: { type: 'object', required: ['property', 'operator'], properties: { property: out.string, operator: enumOf(HYPERLINE_OPERATORS) } } },
+      },
+      description: "Hyperline's form of the `exists` / `not_exists` filters (the others have no Hyperline operator).",
+    },
+    type: enumOf(['metered']),
+    description: out.nullableString,
+    allow_negative_values: { type: 'boolean', description: 'Always false: a period\'s billed quantity is never below 0.' },
+    custom_event_name: out.nullableString,
+    exposed_event_keys: { type: 'array', items: out.string },
     created_at: out.dateTime,
     updated_at: out.dateTime,
   },

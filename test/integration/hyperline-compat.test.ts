@@ -56,6 +56,7 @@ async function world(needs: string[]): Promise<Record<string, string>> {
     values.promotion_code_id = (await client.post('/v1/promotion-codes', { code: `P-${customer.id}`, coupon_id: values.coupon_id })).body.id;
   }
   if (needs.includes('price_book')) expect((await client.post('/v1/price-books', { name: 'Enterprise pricing' })).status).toBe(201);
+  if (needs.includes('hyperline_aggregator')) values.aggregator_id = (await client.post('/v1/aggregators', { entity: 'api_calls', operation: 'count', name: 'API calls', where: { conditional: 'and', fields: [{ property: 'user_id', operator: 'isNull' }] } })).body.id;
   if (needs.includes('aggregator')) values.aggregator_id = (await client.post('/v1/aggregators', { name: 'API calls', event_type: 'api_call', operation: 'count', unit_name: 'call' })).body.id;
   values.start_date = new Date(Date.now() - 86_400_000).toISOString();
   values.end_date = new Date(Date.now() + 60_000).toISOString();

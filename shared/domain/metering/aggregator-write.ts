@@ -6,9 +6,8 @@ import { ConditionFailed, transactWrite } from '../../db/transactions';
 import { newId } from '../../ids';
 import { AGGREGATORS, AGGREGATOR_ITEM_TYPE, MAX_AGGREGATORS, aggregatorKey, toAggregator, type Aggregator, type AggregatorItem } from './aggregator';
 import { aggregatorInUse, aggregatorLimitReached, definitionImmutable } from './aggregator-errors';
-import {
-  assertNoErrors, changedDefinitionMembers, definitionErrors, filterErrors, normalizeFilter, type AggregatorCreateInput, type AggregatorUpdateInput,
-} from './aggregator-input';
+import { fromHyperlineBody, fromHyperlineCreateBody, type AggregatorCreateBody, type AggregatorUpdateBody } from './aggregator-hyperline';
+import { assertNoErrors, changedDefinitionMembers, definitionErrors, filterErrors, normalizeFilter } from './aggregator-input';
 import { noProductUsesCheck, productsNaming } from './aggregator-products';
 import { findAggregatorItem } from './aggregator-read';
 
@@ -16,7 +15,8 @@ import { findAggregatorItem } from './aggregator-read';
  * Creates an aggregator: one transaction of the item and the workspace's count of live aggregators, which refuses the
  * one past MAX_AGGREGATORS (422 `aggregator_limit_reached`), however many creations race.
  */
-export async function createAggregator(ctx: Ctx, input: AggregatorCreateInput): Promise<Aggregator> {
+export async function createAggregator(ctx: Ctx, body: AggregatorCreateBody): Promise<Aggregator> {
+  const input = fromHyperlineCreateBody(body);
   assertNoErrors(definitionErrors(input));
   const id = newId('agg');
   const now = ctx.clock.now().toISOString();
@@ -31,6 +31,9 @@ export async function createAggregator(ctx: Ctx, input: AggregatorCreateInput): 
     property: input.operation === 'count' ? null : input.property!,
     filters: (input.filters ?? []).map(normalizeFilter),
     unit_name: input.unit_name ?? null,
+    description: input.description ?? null,
+    custom_event_name: input.custom_event_name ?? null,
+    exposed_event_keys: input.exposed_event_keys ?? [],
     created_at: now,
     updated_at: now,
     deleted_at: null,
@@ -51,10 +54,11 @@ export async function createAggregator(ctx: Ctx, input: AggregatorCreateInput): 
 }
 
 /**
- * Renames (`name`, `unit_name`; null clears the unit). The definition may be repeated as it is, never changed (422
+ * Renames (`name`, `unit_name`, Hyperline's `description`, `custom_event_name`, `exposed_event_keys`; null clears). The definition may be repeated as it is, never changed (422
  * `aggregator_definition_immutable`). Conditioned on the version read; a lost race is retried.
  */
-export async function updateAggregator(ctx: Ctx, id: string, input: AggregatorUpdateInput): Promise<Aggregator> {
+export async function updateAggregator(ctx: Ctx, id: string, body: AggregatorUpdateBody): Promise<Aggregator> {
+  const input = fromHyperlineBody(body);
   assertNoErrors(filterErrors(input.filters));
   return retryOnRace(async () => {
     const current = await findAggregatorItem(ctx, id);
@@ -64,6 +68,9 @@ export async function updateAggregator(ctx: Ctx, id: string, input: AggregatorUp
       ...current,
       name: input.name ?? current.name,
       unit_name: input.unit_name !== undefined ? input.unit_name : current.unit_name,
+      description: input.description !== undefined ? input.description : (current.description ?? null),
+      custom_event_name: input.custom_event_name !== undefined ? input.custom_event_name : (current.custom_event_name ?? null),
+      exposed_event_keys: input.exposed_event_keys ?? current.exposed_event_keys ?? [],
       updated_at: ctx.clock.now().toISOString(),
     };
     return toAggregator(await putIfUnchanged(next, current._version));

@@ -18,6 +18,11 @@ export const FILTER_OPERATORS = [
 ] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
+/** Hyperline's `where` operators that have a filter of ours (valueless, as Hyperline's fields carry no value). */
+export const HYPERLINE_OPERATORS = ['isNull', 'isNotNull'] as const;
+export type HyperlineOperator = (typeof HYPERLINE_OPERATORS)[number];
+export const FILTER_OF_HYPERLINE: Record<HyperlineOperator, FilterOperator> = { isNull: 'not_exists', isNotNull: 'exists' };
+
 /** A scalar property value of an event record; a property may also hold an array of these. */
 export type PropertyScalar = string | number | boolean;
 export type PropertyValue = PropertyScalar | PropertyScalar[];
@@ -42,7 +47,22 @@ export interface Aggregator {
   updated_at: string;
 }
 
-export interface AggregatorItem extends StoredItem, Aggregator {
+/** Hyperline's descriptive members: stored and answered, read by nothing that bills (absent on older items). */
+export interface AggregatorLabels {
+  description?: string | null;
+  custom_event_name?: string | null;
+  exposed_event_keys?: string[];
+}
+
+/** The answer: ours, with Hyperline's names and constants beside (docs/hyperline.md). */
+export interface AggregatorResource extends Aggregator, Required<AggregatorLabels> {
+  entity: string;
+  where: { conditional: 'and'; fields: { property: string; operator: HyperlineOperator }[] };
+  type: 'metered';
+  allow_negative_values: false;
+}
+
+export interface AggregatorItem extends StoredItem, Aggregator, AggregatorLabels {
   deleted_at: string | null;
 }
 
@@ -52,8 +72,13 @@ export const aggregatorsPartition = (ctx: Ctx) => collectionPartition(ctx, AGGRE
 /** The `_type` of an aggregator item (the stream maps its changes to `aggregator.*` events). */
 export const AGGREGATOR_ITEM_TYPE = 'aggregator';
 
-/** The public representation: every member of `Aggregator`, nothing of the stored item. */
-export function toAggregator(item: AggregatorItem): Aggregator {
+/** The public representation: every member of `Aggregator` and Hyperline's, nothing of the stored item. */
+export function toAggregator(item: AggregatorItem): AggregatorResource {
+  const hyperlineOperator = (operator: FilterOperator) => HYPERLINE_OPERATORS.find((o) => FILTER_OF_HYPERLINE[o] === operator);
+  const fields = item.filters.flatMap((f) => {
+    const operator = hyperlineOperator(f.operator);
+    return operator ? [{ property: f.property, operator }] : [];
+  });
   return {
     id: item.id,
     name: item.name,
@@ -62,6 +87,13 @@ export function toAggregator(item: AggregatorItem): Aggregator {
     property: item.property,
     filters: item.filters.map((f) => ({ property: f.property, operator: f.operator, ...(f.value !== undefined && { value: f.value }) })),
     unit_name: item.unit_name,
+    entity: item.event_type,
+    where: { conditional: 'and', fields },
+    type: 'metered',
+    description: item.description ?? null,
+    allow_negative_values: false,
+    custom_event_name: item.custom_event_name ?? null,
+    exposed_event_keys: item.exposed_event_keys ?? [],
     created_at: item.created_at,
     updated_at: item.updated_at,
   };
