@@ -56,6 +56,9 @@ describe('POST /v1/aggregators', () => {
     expect(created).toEqual({
       id: expect.stringMatching(/^agg_[0-9A-HJKMNP-TV-Z]{26}$/), name: 'API calls', event_type: 'api_call', operation: 'count',
       property: null, filters: [], unit_name: null, created_at: expect.stringMatching(isoMs), updated_at: created.created_at,
+      // Hyperline's members, at the values that mean what ours do (docs/hyperline.md).
+      entity: 'api_call', where: { conditional: 'and', fields: [] }, type: 'metered', allow_negative_values: false,
+      description: null, custom_event_name: null, exposed_event_keys: [],
     });
     expect(await client.get(`/v1/aggregators/${created.id}`)).toMatchObject({ status: 200, body: created });
   });
@@ -86,7 +89,8 @@ describe('POST /v1/aggregators', () => {
   });
 
   it('refuses missing and unknown members, bad names and lengths, naming each', async () => {
-    expect(await refusal({})).toEqual(expect.arrayContaining(['body.name is required', 'body.event_type is required', 'body.operation is required']));
+    expect(await refusal({})).toEqual(['body.operation is required']);
+    expect(await refusal({ name: 'API calls', operation: 'count' })).toEqual(["body.event_type is required (or Hyperline's `entity`)"]);
     expect(await refusal({ ...count, colour: 'red' })).toEqual(['body.colour is not a known member']);
     expect(await refusal({ ...count, name: '' })).toEqual(['body.name must NOT have fewer than 1 characters']);
     expect(await refusal({ ...count, name: 'n'.repeat(201) })).toEqual(['body.name must NOT have more than 200 characters']);
@@ -150,6 +154,42 @@ describe('POST /v1/aggregators', () => {
     ]);
     const large = Array.from({ length: 20 }, (_, f) => ({ property: `p${f}`, operator: 'in', value: Array.from({ length: 100 }, (_, i) => `value-${f}-${i}`) }));
     expect(await refusal({ ...count, filters: large })).toEqual([expect.stringMatching(/^body\.filters take \d+ bytes as JSON; at most 8192$/)]);
+  });
+});
+
+describe("Hyperline's members", () => {
+  const where = (operator: string, conditional = 'and') => ({ conditional, fields: [{ property: 'user_id', operator }, { property: 'team_id', operator: 'isNotNull' }] });
+
+  it('maps entity and where onto the definition, stores the descriptive members, names the aggregator after its event type', async () => {
+    const created = await create({ entity: 'api_calls', operation: 'count', where: where('isNull'), type: 'metered', allow_negative_values: false, custom_event_name: 'Call' });
+    expect(created).toMatchObject({
+      name: 'api_calls', event_type: 'api_calls', entity: 'api_calls', type: 'metered', allow_negative_values: false, description: null,
+      custom_event_name: 'Call', exposed_event_keys: [], where: where('isNull'),
+      filters: [{ property: 'user_id', operator: 'not_exists' }, { property: 'team_id', operator: 'exists' }],
+    });
+    const updated = await client.put(`/v1/aggregators/${created.id}`, { entity: 'api_calls', description: 'Public API', exposed_event_keys: ['user_id'] });
+    expect(updated.body).toMatchObject({ description: 'Public API', exposed_event_keys: ['user_id'], custom_event_name: 'Call' });
+    const changed = await client.put(`/v1/aggregators/${created.id}`, { where: where('isNotNull') });
+    expect([changed.status, changed.body.code]).toEqual([422, 'aggregator_definition_immutable']);
+    expect((await create(tokens)).where).toEqual({ conditional: 'and', fields: [{ property: 'region', operator: 'isNotNull' }] });
+  });
+
+  it('refuses with 422 what would bill otherwise than Hyperline means it, and creates nothing', async () => {
+    const before = (await client.get('/v1/aggregators?take=100')).body.meta.total;
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ type: 'licensed' }, 'type'],
+      [{ allow_negative_values: true }, 'allow_negative_values'],
+      [{ where: where('isNull', 'or') }, 'where.conditional'],
+      [{ where: where('equals') }, "where.fields.0.operator: 'equals' has no filter here"],
+      [{ entity: 'other' }, 'entity: says otherwise than `event_type`'],
+      [{ where: where('isNull'), filters: [] }, 'where: says otherwise than `filters`'],
+    ];
+    for (const [members, message] of refusals) {
+      const reply = await client.post('/v1/aggregators', { ...count, ...members });
+      expect([members, reply.status, reply.body.code]).toEqual([members, 422, 'hyperline_member_unsupported']);
+      expect(reply.body.message).toContain(message);
+    }
+    expect((await client.get('/v1/aggregators?take=100')).body.meta.total).toBe(before);
   });
 });
 

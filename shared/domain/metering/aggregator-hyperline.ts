@@ -1,5 +1,5 @@
 import { InvalidRequest, RuleViolation } from '../../errors';
-import { FILTER_OF_HYPERLINE, HYPERLINE_OPERATORS, type AggregatorFilter, type AggregatorLabels, type HyperlineOperator } from './aggregator';
+import { FILTER_OF_HYPERLINE, HYPERLINE_OPERATORS, hyperlineFields, type AggregatorFilter, type AggregatorLabels, type HyperlineOperator } from './aggregator';
 import type { AggregatorCreateInput, AggregatorUpdateInput } from './aggregator-input';
 
 /** Hyperline's members of an aggregator body (docs/hyperline.md), beside ours. */
@@ -47,7 +47,10 @@ export function fromHyperlineBody(body: AggregatorUpdateBody): AggregatorUpdateI
   if (allow_negative_values === true) {
     throw refused('allow_negative_values', "true is not supported: a period's billed quantity is never below 0 here; use false (the default).");
   }
-  const filters = either(ours.filters, 'filters', where ? filtersOfWhere(where) : undefined, 'where');
+  const whereFilters = where ? filtersOfWhere(where) : undefined;
+  // Both given (an aggregator PUT back as read): `where` must be the part of `filters` it can express.
+  if (whereFilters && ours.filters) either(hyperlineFields(ours.filters), 'filters', hyperlineFields(whereFilters), 'where');
+  const filters = ours.filters ?? whereFilters;
   return {
     ...ours,
     ...(filters !== undefined && { filters }),

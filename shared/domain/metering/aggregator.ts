@@ -23,6 +23,14 @@ export const HYPERLINE_OPERATORS = ['isNull', 'isNotNull'] as const;
 export type HyperlineOperator = (typeof HYPERLINE_OPERATORS)[number];
 export const FILTER_OF_HYPERLINE: Record<HyperlineOperator, FilterOperator> = { isNull: 'not_exists', isNotNull: 'exists' };
 
+/** The filters that have a Hyperline operator, in Hyperline's form (the others have none). */
+export function hyperlineFields(filters: { property: string; operator: FilterOperator }[]): { property: string; operator: HyperlineOperator }[] {
+  return filters.flatMap((f) => {
+    const operator = HYPERLINE_OPERATORS.find((o) => FILTER_OF_HYPERLINE[o] === f.operator);
+    return operator ? [{ property: f.property, operator }] : [];
+  });
+}
+
 /** A scalar property value of an event record; a property may also hold an array of these. */
 export type PropertyScalar = string | number | boolean;
 export type PropertyValue = PropertyScalar | PropertyScalar[];
@@ -74,11 +82,6 @@ export const AGGREGATOR_ITEM_TYPE = 'aggregator';
 
 /** The public representation: every member of `Aggregator` and Hyperline's, nothing of the stored item. */
 export function toAggregator(item: AggregatorItem): AggregatorResource {
-  const hyperlineOperator = (operator: FilterOperator) => HYPERLINE_OPERATORS.find((o) => FILTER_OF_HYPERLINE[o] === operator);
-  const fields = item.filters.flatMap((f) => {
-    const operator = hyperlineOperator(f.operator);
-    return operator ? [{ property: f.property, operator }] : [];
-  });
   return {
     id: item.id,
     name: item.name,
@@ -88,7 +91,7 @@ export function toAggregator(item: AggregatorItem): AggregatorResource {
     filters: item.filters.map((f) => ({ property: f.property, operator: f.operator, ...(f.value !== undefined && { value: f.value }) })),
     unit_name: item.unit_name,
     entity: item.event_type,
-    where: { conditional: 'and', fields },
+    where: { conditional: 'and', fields: hyperlineFields(item.filters) },
     type: 'metered',
     description: item.description ?? null,
     allow_negative_values: false,
