@@ -2,6 +2,7 @@ import { requireAll } from './common';
 import { EVENT_TYPES } from '../domain/events/catalog';
 import { dateTime, nullable, object, text, uri, type Schema } from './common';
 import { pagingQuery } from './list-query';
+import { MIN_MAGNITUDE } from './metadata';
 
 const eventType = { type: 'string', enum: EVENT_TYPES };
 const one = `(${EVENT_TYPES.map((t) => t.replace(/\./g, '\\.')).join('|')})`;
@@ -14,7 +15,7 @@ const endpointMembers = {
   event_types: nullable({ type: 'array', minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, items: eventType }),
   secret: { type: 'string', minLength: 10, maxLength: 200, description: '`whsec_` + the base64 of 24 to 64 random bytes, or (as Hyperline) that base64 alone.' },
   rate_limit: {
-    ...nullable({ type: 'number', exclusiveMinimum: 0, maximum: 10_000 }),
+    ...nullable({ type: 'number', exclusiveMinimum: 0, maximum: 10_000, 'x-min-magnitude': MIN_MAGNITUDE }),
     description: "Hyperline's deliveries per second: stored and returned; deliveries here are not paced by it (docs/events.md).",
   },
 };
