@@ -36,7 +36,7 @@ export const paymentMethodResource: Schema = requireAll({
     },
     is_default: { type: 'boolean' },
     status: { type: 'string', enum: ['active', 'deleted'], description: "Hyperline's: `active`, `deleted` once deleted (the summary's status)." },
-    last_4_digits: { type: 'integer', description: "Hyperline's: the card's last 4 digits, or the IBAN's for a direct debit." },
+    last_4_digits: { type: 'integer', description: "Hyperline's: the card's last 4 digits, or the IBAN's for a direct debit, as a number as Hyperline's (leading zeros are lost: `card.last4` and `sepa_debit.last4` keep them)." },
     expiration_date: { anyOf: [{ type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' }, { type: 'null' }], description: "Hyperline's: a card's expiry (year-month); null for a direct debit." },
     brand: { type: ['string', 'null'], description: "Hyperline's: a card's brand; null for a direct debit." },
     created_at: str,

@@ -33,6 +33,8 @@ describeWithStripeFixtures('saving Stripe payment methods', () => {
       id: expect.stringMatching(/^pm_[0-9A-Z]{26}$/), customer_id: customer.id, type: 'card', provider: 'stripe',
       card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: expect.any(Number) }, sepa_debit: null, is_default: true,
       created_at: expect.any(String), updated_at: reply.body.created_at, deleted_at: null,
+      // Hyperline's names for the same card (docs/hyperline.md).
+      status: 'active', brand: 'visa', last_4_digits: 4242, expiration_date: `${reply.body.card.exp_year}-12`,
     });
     const [stripeCustomer] = stripeCustomersOf(customer.id);
     expect(stripeCustomer!.metadata).toEqual({ workspace_id: client.workspace, customer_id: customer.id });
