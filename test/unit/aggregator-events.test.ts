@@ -18,7 +18,7 @@ describe('aggregator events (through the stream mapping)', () => {
   it('created with the public representation, nothing of the stored item', () => {
     const [event] = mapChange(undefined, aggregator() as never);
     expect(event).toEqual({ type: 'aggregator.created', data: toAggregator(aggregator()) });
-    expect(Object.keys(event!.data).sort()).toEqual(['created_at', 'event_type', 'filters', 'id', 'name', 'operation', 'property', 'unit_name', 'updated_at']);
+    expect(Object.keys(event!.data).sort()).toEqual(['allow_negative_values', 'created_at', 'custom_event_name', 'description', 'entity', 'event_type', 'exposed_event_keys', 'filters', 'id', 'name', 'operation', 'property', 'type', 'unit_name', 'updated_at', 'where']);
   });
 
   it('updated for a visible change, nothing for a version bump or a bare updated_at', () => {

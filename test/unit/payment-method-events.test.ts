@@ -40,7 +40,7 @@ describe('mapChange: payment methods', () => {
   it('never puts the provider reference, the currency or storage attributes in the data', () => {
     const data = mapChange(undefined, method() as never)[0]!.data;
     for (const member of ['pk', 'sk', 'gsi3pk', '_version', 'provider_reference', 'currency', 'created_as_default']) expect(data).not.toHaveProperty(member);
-    expect(Object.keys(data)).toEqual(['id', 'customer_id', 'type', 'provider', 'card', 'sepa_debit', 'is_default', 'created_at', 'updated_at', 'deleted_at']);
+    expect(Object.keys(data)).toEqual(['id', 'customer_id', 'type', 'provider', 'card', 'sepa_debit', 'is_default', 'status', 'last_4_digits', 'expiration_date', 'brand', 'created_at', 'updated_at', 'deleted_at']);
   });
 
   it('maps the soft delete to payment_method.deleted (no longer default)', () => {
