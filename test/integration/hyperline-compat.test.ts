@@ -355,6 +355,10 @@ describe('the meanings behind the names', () => {
     const replaced = await client.put(`/v1/price-configurations/${price_configuration_id}/prices`, [{ type: 'fee', id: 'pri_mine', amount: 5 }]);
     expect(replaced.body.prices).toEqual([{ id: expect.stringMatching(/^pri_/), amount: 5 }]);
     expect(replaced.body.prices[0].id).not.toBe('pri_mine');
+    // The same through POST …/prices and in our `{prices}` form.
+    expect((await client.post(`/v1/price-configurations/${price_configuration_id}/prices`, [{ type: 'volume', from: 0, amount: 5 }])).status).toBe(400);
+    const typed = await client.put(`/v1/price-configurations/${price_configuration_id}/prices`, { prices: [{ type: 'fee', amount: 700 }] });
+    expect(typed.body.prices).toEqual([{ id: expect.stringMatching(/^pri_/), amount: 700 }]);
   });
 
   it('POST …/prices replaces the prices as PUT does', async () => {
@@ -382,14 +386,6 @@ describe('the meanings behind the names', () => {
     ]);
     expect(refused.map((r) => [r.status, r.body.code])).toEqual([[422, 'amount_mismatch'], [422, 'conflicting_members'], [422, 'conflicting_members'], [400, 'invalid_request']]);
     expect(await quotes()).toBe(1);
-  });
-
-  it("prices may name their type, as Hyperline's do: the configuration's only, and it is not stored", async () => {
-    const { price_configuration_id } = await pricedProduct(client, 'flat_fee');
-    const wrong = await client.post(`/v1/price-configurations/${price_configuration_id}/prices`, [{ type: 'volume', from: 0, amount: 5 }]);
-    expect(wrong.status).toBe(400);
-    const typed = await client.put(`/v1/price-configurations/${price_configuration_id}/prices`, { prices: [{ type: 'fee', amount: 700 }] });
-    expect(typed.body.prices).toEqual([{ id: expect.stringMatching(/^pri_/), amount: 700 }]);
   });
 
   it("an invoicing entity's quote_footer is its quotes' footer, its invoice footer until set", async () => {

@@ -49,8 +49,7 @@ function withDefaults(type: PriceType, prices: Record<string, unknown>[]): Recor
 /** `at` is where the configuration sits in the body (`body`, or `body.price_configurations.0` inline). */
 function assertPricesFit(type: PriceType, prices: Record<string, unknown>[], at: string): void {
   const path = `${at}.prices`;
-  // A price may name its type, as Hyperline's do: it must be the configuration's.
-  const wrongShape = prices.findIndex((p) => !SHAPE_MEMBERS[type].every((m) => m in p) || (type === 'fee' && ('unit_count' in p || 'from' in p)) || (p.type ?? type) !== type);
+  const wrongShape = prices.findIndex((p) => !SHAPE_MEMBERS[type].every((m) => m in p) || (type === 'fee' && ('unit_count' in p || 'from' in p)));
   if (wrongShape >= 0) {
     throw new InvalidRequest(`Invalid body: ${path}.${wrongShape} is not a ${type} price.`, [{ path: `${path}.${wrongShape}`, message: `is not a ${type} price` }]);
   }
@@ -75,8 +74,7 @@ function withoutHyperlineMembers(type: PriceType, prices: Record<string, unknown
 /** The prices of a `PUT`/`POST …/prices` body: `{prices}` or Hyperline's bare array. */
 export const pricesOf = (body: { prices: Record<string, unknown>[] } | Record<string, unknown>[]) => (Array.isArray(body) ? body : body.prices);
 
-/** Stored without a price's own `type`: the configuration's is the one (checked above). */
-const withIds = (type: PriceType, prices: Record<string, unknown>[]) => withDefaults(type, prices).map(({ type: _type, ...price }) => ({ id: newId('pri'), ...price }));
+const withIds = (type: PriceType, prices: Record<string, unknown>[]) => withDefaults(type, prices).map((price) => ({ id: newId('pri'), ...price }));
 
 /** A configuration as given inline, with its product's (`POST /v1/products` with `price_configurations`). */
 export type InlinePriceConfigurationInput = Omit<PriceConfigurationInput, 'product_id'>;
