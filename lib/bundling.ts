@@ -1,5 +1,5 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type BuildOptions, type Metafile } from 'esbuild';
 
@@ -32,15 +32,23 @@ const lazyPackageExports = {
   // checked; the upstream sign-in's client secret (shared/domain/oauth/upstream.ts), once per instance.
   '@aws-sdk/client-secrets-manager': "export { SecretsManagerClient, GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';",
   // Project modules are lazy under a subpath import (package.json `imports`, which tsx and jest resolve to the
-  // source): pdfkit, for the logo check of the entity routes, whose other requests never draw a PDF.
+  // source): pdfkit, for the logo check of the entity routes, whose other requests never draw a PDF; the PDF's drawing
+  // (pdfkit and its tables, the layout, Factur-X), for the functions that download or email a document, whose
+  // errors (a 404) and e-invoice XML never draw one.
   '#lazy/pdf-logo': "export { drawable } from '#lazy/pdf-logo';",
+  '#lazy/pdf-sheet': "export { renderSheet } from '#lazy/pdf-sheet';",
 } as const;
 
 /**
- * Where a lazy module sits beside a bundle: a package under `node_modules/`, a project module (`#lazy/…`) under
- * `lazy/`, named by the bundle's own package.json `imports` (copyLazyPackages).
+ * Where a lazy module's code sits beside a bundle's index.mjs: a package as `node_modules/<name>/index.mjs` (with a
+ * package.json, as node resolves it); a project module (`#lazy/x`) as the file `lazy-x.mjs` next to index.mjs, named
+ * by the bundle's own package.json `imports` (copyLazyPackages), so that the files it reads relative to itself (the
+ * PDF's fonts, the catalogs: `bundleAssets`) are the bundle's own.
  */
-export const lazyFolder = (name: string): string => (name.startsWith('#') ? name.slice(1) : join('node_modules', name));
+export const lazyModuleFile = (name: string): string =>
+  (name.startsWith('#lazy/') ? `lazy-${name.slice('#lazy/'.length)}.mjs` : join('node_modules', name, 'index.mjs'));
+
+const isProjectModule = (name: string): boolean => name.startsWith('#');
 
 export const lazyPackages = Object.keys(lazyPackageExports) as (keyof typeof lazyPackageExports)[];
 
@@ -82,25 +90,25 @@ export function copyBundleAssets(projectRoot: string, outdir: string): void {
 }
 
 /**
- * Bundles each lazy module alone, with the functions' options, into `outRoot/<lazyFolder>/` as a package node resolves
+ * Bundles each lazy module alone, with the functions' options, at `outRoot/<lazyModuleFile>`: a package as node resolves one
  * (a package.json naming index.mjs). Returns the files read (relative to `projectRoot`).
  */
 export function buildLazyPackages(projectRoot: string, outRoot: string): string[] {
   const inputs: string[] = [];
   for (const name of lazyPackages) {
-    const outdir = join(outRoot, lazyFolder(name));
-    mkdirSync(outdir, { recursive: true });
+    const outfile = join(outRoot, lazyModuleFile(name));
+    mkdirSync(dirname(outfile), { recursive: true });
     const { metafile } = buildSync({
       ...lambdaEsbuildOptions,
       external: [],
       stdin: { contents: lazyPackageExports[name], resolveDir: projectRoot, loader: 'js' },
-      outfile: join(outdir, 'index.mjs'),
+      outfile,
       absWorkingDir: projectRoot,
       metafile: true,
       write: true,
       logLevel: 'warning',
     });
-    writeFileSync(join(outdir, 'package.json'), JSON.stringify({ name, type: 'module', exports: './index.mjs' }));
+    if (!isProjectModule(name)) writeFileSync(join(dirname(outfile), 'package.json'), JSON.stringify({ name, type: 'module', exports: './index.mjs' }));
     inputs.push(...Object.keys(metafile.inputs).filter((input) => !input.includes(':')));
   }
   return inputs;
@@ -116,10 +124,14 @@ export const lazyPackagesOf = (output: Metafile['outputs'][string] | undefined):
  * project modules among them in the bundle's package.json `imports`, as node resolves `#lazy/…` from index.mjs.
  */
 export function copyLazyPackages(builtRoot: string, outdir: string, names: readonly string[]): void {
-  for (const name of names) cpSync(join(builtRoot, lazyFolder(name)), join(outdir, lazyFolder(name)), { recursive: true });
-  const projectModules = names.filter((name) => name.startsWith('#'));
+  for (const name of names) {
+    // A package's folder (its package.json too), a project module's one file.
+    const copied = isProjectModule(name) ? lazyModuleFile(name) : dirname(lazyModuleFile(name));
+    cpSync(join(builtRoot, copied), join(outdir, copied), { recursive: true });
+  }
+  const projectModules = names.filter(isProjectModule);
   if (projectModules.length) {
-    const imports = Object.fromEntries(projectModules.map((name) => [name, `./${lazyFolder(name)}/index.mjs`]));
+    const imports = Object.fromEntries(projectModules.map((name) => [name, `./${lazyModuleFile(name)}`]));
     writeFileSync(join(outdir, 'package.json'), JSON.stringify({ type: 'module', imports }));
   }
 }

@@ -5,7 +5,7 @@ import { AssetHashType, DockerImage, Stack } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { buildSync, version as esbuildVersion } from 'esbuild';
 import type { IConstruct } from 'constructs';
-import { buildLazyPackages, bundleAssets, copyBundleAssets, copyLazyPackages, lambdaEsbuildOptions, lazyFolder, lazyPackagesOf } from './bundling';
+import { buildLazyPackages, bundleAssets, copyBundleAssets, copyLazyPackages, lambdaEsbuildOptions, lazyModuleFile, lazyPackagesOf } from './bundling';
 
 /** Where built bundle sets are kept between syntheses; `BILLING_BUNDLE_CACHE` moves it (the benchmark's cold run). */
 export const bundleCacheRoot = (projectRoot: string): string => process.env.BILLING_BUNDLE_CACHE ?? join(projectRoot, 'node_modules', '.cache', 'lambda-bundles');
@@ -103,7 +103,7 @@ export function bundleEntries({ projectRoot, entries, cacheRoot }: { projectRoot
   const changedMeanwhile = files.some((file) => existsSync(join(projectRoot, file)) && statSync(join(projectRoot, file)).mtimeMs > startedAt);
   // A bundle's folder is its index.mjs, the assets (the same in every folder) and the lazy packages it imports.
   const assetsHash = hashFiles(projectRoot, assets);
-  const lazyHash = (name: string) => lazyOf(name).map((lazy) => `${lazy}:${sha256(readFileSync(join(lazyRoot, lazyFolder(lazy), 'index.mjs')))}`).join(',');
+  const lazyHash = (name: string) => lazyOf(name).map((lazy) => `${lazy}:${sha256(readFileSync(join(lazyRoot, lazyModuleFile(lazy))))}`).join(',');
   const hashes = Object.fromEntries(sorted.map((entry) => {
     const name = names.get(entry)!;
     return [entry, sha256(`${sha256(readFileSync(join(building, name, 'index.mjs')))}\n${assetsHash}\n${lazyHash(name)}`)];

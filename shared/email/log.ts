@@ -1,6 +1,6 @@
 import type { Ctx } from '../context';
 import { listPage, type Page } from '../db/pagination';
-import { emailFilters } from '../schemas/emails';
+import { emailFilters } from '../schemas/list-filters';
 import { buildFilter } from '../schemas/list-query';
 import { EMAIL_REFS, EMAILS, type EmailItem } from './email-item';
 

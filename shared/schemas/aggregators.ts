@@ -2,24 +2,8 @@ import { AGGREGATE_OPERATIONS, FILTER_OPERATORS, HYPERLINE_OPERATORS } from '../
 import { enumOf, nullable, object, out, requireAll, text, type Schema } from './common';
 import { PATTERNS } from './formats';
 import { pagingQuery } from './list-query';
+import { AGGREGATOR_BOUNDS } from './bounds';
 
-/** The bounds of an aggregator's definition (docs/metering.md, "Aggregators"). */
-export const AGGREGATOR_BOUNDS = {
-  name: 200,
-  unitName: 100,
-  description: 1000,
-  /** Event types and property names: at most this many characters of PATTERNS.eventName. */
-  eventName: 100,
-  filters: 20,
-  /** Values of one `in` / `not_in` filter. */
-  filterValues: 100,
-  /** Characters of one string value. */
-  stringValue: 255,
-  /** Decimals of a number value (the numbers themselves stay within ±(2^53 − 1)). */
-  numberDecimals: 9,
-  /** Bytes of the filters as JSON: 500 aggregators of a workspace stay a few Query pages for the usage pipeline. */
-  filtersBytes: 8_192,
-} as const;
 
 /** An event type or a record property name. */
 export const eventName: Schema = {

@@ -7,10 +7,9 @@ const withMembers = (schema: Schema, members: Record<string, Schema>): Schema =>
   properties: { ...members, ...(schema.properties as object) },
 });
 import { country, currency, id, metadata, name, nullable, object, text, type Schema } from './common';
-import { listQuerySchema, pagingQuery, type FilterSpec } from './list-query';
+import { listQuerySchema, pagingQuery } from './list-query';
+import { PRODUCT_STATUSES, PRODUCT_TYPES, priceConfigurationFilters, productFilters } from './list-filters';
 
-export const PRODUCT_TYPES = ['flat_fee', 'seat', 'dynamic', 'credit'] as const;
-export const PRODUCT_STATUSES = ['active', 'archived'] as const;
 const RECURRING_PERIODS = ['days', 'weeks', 'months', 'years'];
 
 const productMembers: Record<string, Schema> = {
@@ -33,12 +32,6 @@ const productMembers: Record<string, Schema> = {
 
 export const productUpdateBody = object(productMembers);
 
-export const productFilters: FilterSpec = {
-  name: { kind: 'string' },
-  type: { kind: 'enum', values: PRODUCT_TYPES },
-  status: { kind: 'enum', values: PRODUCT_STATUSES },
-  created_at: { kind: 'date' },
-};
 export const productListQuery = listQuerySchema(productFilters, { sortable: true });
 
 const recurring = object({ period: { type: 'string', enum: RECURRING_PERIODS }, count: { type: 'integer', minimum: 1, maximum: 1000 } }, ['period', 'count']);
@@ -97,10 +90,6 @@ export const simulateBody = object(
 );
 
 /** The spec's filters: exact, negated, null tests and text matches on `product_id` and `price_book_id`. */
-export const priceConfigurationFilters: FilterSpec = {
-  product_id: { kind: 'string' },
-  price_book_id: { kind: 'string' },
-};
 export const priceConfigurationListQuery = listQuerySchema(priceConfigurationFilters);
 
 export const priceBookCreateBody = object({ name, description: nullable(text(5000)) }, ['name']);

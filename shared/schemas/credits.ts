@@ -1,8 +1,8 @@
 import { requireAll } from './common';
 import { dateTime, id, nullable, object, text, type Schema } from './common';
-import { listQuerySchema, pagingQuery, type FilterSpec } from './list-query';
+import { listQuerySchema, pagingQuery } from './list-query';
+import { CREDIT_TRANSACTION_TYPES, creditTransactionFilters } from './list-filters';
 
-export const CREDIT_TRANSACTION_TYPES = ['topup', 'usage', 'expiration'] as const;
 export const CREDIT_SOURCES = ['app', 'portal', 'api', 'system'] as const;
 
 /** One request moves at most this many credits; a balance stays far below 2^53 (exact integers). */
@@ -32,10 +32,6 @@ export const creditBalancesQuery = {
   },
 };
 
-export const creditTransactionFilters: FilterSpec = {
-  type: { kind: 'enum', values: CREDIT_TRANSACTION_TYPES },
-  created_at: { kind: 'date' },
-};
 export const creditTransactionListQuery = listQuerySchema(creditTransactionFilters);
 
 const str = { type: 'string' };

@@ -2,12 +2,12 @@ import {
   addressInput, country, currency, email, id, language, metadata, name, nullable, object, paymentMethodType,
   percentage, text, timezone, days, type Schema, addressResource, arrayOf, enumOf, nullableResource, out, resource,
 } from './common';
-import { listQuerySchema, type FilterSpec } from './list-query';
+import { listQuerySchema } from './list-query';
+import { CUSTOMER_STATUSES, customerFilters } from './list-filters';
 import { paymentMethodSummary } from './payment-methods';
 import { BILLING_EMAIL_STATUSES } from '../domain/customers/billing-email-status';
 
 export const CUSTOMER_TYPES = ['corporate', 'person'] as const;
-export const CUSTOMER_STATUSES = ['active', 'archived'] as const;
 const ORGANISATION_INVOICING = ['none', 'every_invoice', 'concat'];
 
 const bankAccount = object({ format: { type: 'string', enum: ['iban_bic_swift'] }, iban: text(34, 1), bic_swift: text(11, 1) }, [
@@ -52,15 +52,6 @@ const customerMembers: Record<string, Schema> = {
 export const customerCreateBody = object(customerMembers, ['name']);
 export const customerUpdateBody = object(customerMembers);
 
-export const customerFilters: FilterSpec = {
-  name: { kind: 'string' },
-  status: { kind: 'enum', values: CUSTOMER_STATUSES },
-  external_id: { kind: 'string' },
-  billing_email: { kind: 'string' },
-  created_at: { kind: 'date' },
-};
-/** `search`: part of the name, billing email or external id, ignoring case (the dashboard's search box). */
-export const CUSTOMER_SEARCH_FIELDS = ['name', 'billing_email', 'external_id'] as const;
 const customerListSchema = listQuerySchema(customerFilters, { sortable: true });
 export const customerListQuery: Schema = {
   ...customerListSchema,

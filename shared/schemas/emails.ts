@@ -1,14 +1,9 @@
 import { EMAIL_KINDS, EMAIL_STATUSES, SKIP_REASONS } from '../email/email-item';
 import { arrayOf, enumOf, out, resource, type Schema } from './common';
-import { listQuerySchema, type FilterSpec } from './list-query';
+import { listQuerySchema } from './list-query';
+import { emailFilters } from './list-filters';
 
 /** `GET /v1/emails` filters: what the list index entry of an email holds (`type` is its kind). */
-export const emailFilters: FilterSpec = {
-  customer_id: { kind: 'string' },
-  invoice_id: { kind: 'string' },
-  type: { kind: 'enum', values: EMAIL_KINDS },
-  status: { kind: 'enum', values: EMAIL_STATUSES },
-};
 
 export const emailListQuery = listQuerySchema(emailFilters, { sortable: true });
 

@@ -1,19 +1,8 @@
 import { arrayOf, dateTime, freeNumber, id, object, out, requireAll, resource, type Schema } from './common';
 import { PATTERNS } from './formats';
 import { pagingQuery } from './list-query';
+import { EVENT_BOUNDS } from './bounds';
 
-/** The documented bounds of an event (docs/metering.md). */
-export const EVENT_BOUNDS = {
-  recordId: 255,
-  eventType: 100,
-  properties: 50,
-  propertyName: 100,
-  stringValue: 1_000,
-  arrayValues: 100,
-  /** The whole event, as JSON. */
-  bytes: 8_192,
-  batch: 5_000,
-} as const;
 
 /** Property names: the names aggregators can name, and never one JavaScript objects treat specially. */
 const propertyName = { type: 'string', maxLength: EVENT_BOUNDS.propertyName, pattern: PATTERNS.eventName, not: { enum: ['__proto__', 'constructor', 'prototype'] } };
@@ -100,7 +89,6 @@ export const eventBatchResource: Schema = resource({
  * apart). With `aggregator_id`: that aggregator's usage; without: Hyperline's list, one row per aggregator.
  */
 export const usageQuery: Schema = object({ aggregator_id: id, from: dateTime, to: dateTime, start_date: dateTime, end_date: dateTime });
-export const MAX_USAGE_DAYS = 400;
 
 export const usageResource: Schema = resource({
   customer_id: out.string,

@@ -3,8 +3,6 @@ import { email, object, text, uri, type Schema } from './common';
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 export const AUTH_METHODS = ['none', 'client_secret_post'] as const;
 
-/** The scopes a client may be granted (decisions.md, Authentication). */
-export const OAUTH_SCOPES = ['read', 'write'] as const;
 
 /**
  * RFC 7591 client metadata (the members of billing-api.md). Redirect URI rules beyond "a URI" live in the domain.

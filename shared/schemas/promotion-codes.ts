@@ -1,12 +1,12 @@
 import { requireAll } from './common';
 import { dateTime, id, nullable, object, type Schema } from './common';
 import { MAX_REDEMPTIONS } from './coupons';
-import { listQuerySchema, type FilterSpec } from './list-query';
+import { listQuerySchema } from './list-query';
+import { PROMOTION_CODE_PATTERN } from './bounds';
+import { promotionCodeFilters } from './list-filters';
 
 export const PROMOTION_DURATION_PERIODS = ['once', 'days', 'weeks', 'months', 'years'] as const;
 
-/** Letters, digits, `-` and `_`: case-insensitivity is then plain ASCII lower-casing, with no locale surprises. */
-export const PROMOTION_CODE_PATTERN = '^[A-Za-z0-9_-]+$';
 export const promotionCode = { type: 'string', minLength: 1, maxLength: 64, pattern: PROMOTION_CODE_PATTERN };
 
 /**
@@ -38,11 +38,6 @@ export const promotionCodeCreateBody = object(
 export const promotionCodeUpdateBody = object(editableMembers);
 
 /** `code` filters ignore case, equality included (codes are case-insensitive); see listPromotionCodes. */
-export const promotionCodeFilters: FilterSpec = {
-  coupon_id: { kind: 'string' },
-  code: { kind: 'string' },
-  customer_id: { kind: 'string' },
-};
 export const promotionCodeListQuery = listQuerySchema(promotionCodeFilters, { sortable: true });
 
 const str = { type: 'string' };

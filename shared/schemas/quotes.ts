@@ -1,11 +1,10 @@
 import { requireAll } from './common';
 import { dateTime, email, id, nullable, object, text, type Schema } from './common';
 import { hyperlineQuoteMembers } from './hyperline';
-import { listQuerySchema, type FilterSpec } from './list-query';
+import { listQuerySchema } from './list-query';
+import { QUOTE_STATUSES, QUOTE_TYPES, quoteFilters } from './list-filters';
 import { promotionCode } from './promotion-codes';
 
-export const QUOTE_STATUSES = ['draft', 'pending_approval', 'changes_requested', 'approved', 'pending_signature', 'signed', 'voided'] as const;
-export const QUOTE_TYPES = ['subscription', 'subscription_update', 'one_off'] as const;
 export const PRICE_TIER_DISPLAYS = ['all', 'matching', 'none'] as const;
 
 /** A quote holds at most this many lines: its signature writes them in one transaction (at most 100 items). */
@@ -83,13 +82,6 @@ export const quoteSignBody = object({
 
 export const quoteVoidBody = object({ reason: text(1000, 1) }, ['reason']);
 
-export const quoteFilters: FilterSpec = {
-  status: { kind: 'enum', values: QUOTE_STATUSES },
-  customer_id: { kind: 'string' },
-  type: { kind: 'enum', values: QUOTE_TYPES },
-  number: { kind: 'string' },
-  created_at: { kind: 'date' },
-};
 
 export const quoteListQuery = listQuerySchema(quoteFilters, { sortable: true });
 

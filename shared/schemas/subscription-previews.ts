@@ -1,6 +1,7 @@
 import { arrayOf, enumOf, nullableResource, object, out, resource, type Schema } from './common';
 import { appliedCoupon, invoiceLineItemResource } from './invoices';
-import { SUBSCRIPTION_STATUS_VALUES, subscriptionChangeBody, subscriptionResource } from './subscriptions';
+import { SUBSCRIPTION_STATUS_VALUES } from './list-filters';
+import { subscriptionChangeBody, subscriptionResource } from './subscriptions';
 
 /** The body of `POST /v2/subscriptions/{id}/preview`: PATCH's, with the new product list required (a preview of a change of products). */
 export const subscriptionChangePreviewBody: Schema = object(

@@ -1,16 +1,11 @@
 import { requireAll } from './common';
 import { dateTime, id, nullable, object, type Schema } from './common';
-import { listQuerySchema, type FilterSpec } from './list-query';
+import { listQuerySchema } from './list-query';
+import { SUBSCRIPTION_STATUS_VALUES, subscriptionFilters } from './list-filters';
 import { hyperlineCancelMembers, hyperlineSubscriptionMembers, hyperlineSubscriptionProduct } from './hyperline';
 import { promotionCode } from './promotion-codes';
 
-/** Kept beside SUBSCRIPTION_STATUSES (shared/domain/subscriptions/subscription.ts); a unit test checks they agree. */
-export const SUBSCRIPTION_STATUS_VALUES = ['pending', 'trialing', 'active', 'paused', 'cancelled'] as const;
 
-export const subscriptionFilters: FilterSpec = {
-  status: { kind: 'enum', values: SUBSCRIPTION_STATUS_VALUES },
-  customer_id: { kind: 'string' },
-};
 export const subscriptionListQuery = listQuerySchema(subscriptionFilters, { sortable: true });
 
 export const subscriptionCancelBody = object({

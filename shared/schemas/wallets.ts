@@ -1,6 +1,7 @@
 import { requireAll } from './common';
 import { dateTime, id, nullable, object, text, type Schema } from './common';
-import { listQuerySchema, pagingQuery, type FilterSpec } from './list-query';
+import { listQuerySchema, pagingQuery } from './list-query';
+import { walletFilters } from './list-filters';
 import { hyperlineLoadMembers } from './hyperline';
 
 const money = { type: 'integer', minimum: 0, maximum: 1e15 };
@@ -25,7 +26,6 @@ export const walletLoadBody = {
   minProperties: 1,
 };
 
-export const walletFilters: FilterSpec = { customer_id: { kind: 'string' } };
 export const walletListQuery = listQuerySchema(walletFilters, { sortable: true });
 export const walletTransactionsQuery = {
   type: 'object',

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { buildLazyPackages, copyBundleAssets, copyLazyPackages, lambdaEsbuildOptions, lazyFolder, lazyPackagesOf } from '../../lib/bundling';
+import { buildLazyPackages, copyBundleAssets, copyLazyPackages, lambdaEsbuildOptions, lazyModuleFile, lazyPackagesOf } from '../../lib/bundling';
 import { median } from './stats';
 
 export interface BundleTarget {
@@ -76,7 +76,7 @@ export async function measureBundles(targets: BundleTarget[], options: { project
   const results: BundleResult[] = [];
   const lazyRoot = join(options.outRoot, '_lazy-packages');
   buildLazyPackages(options.projectRoot, lazyRoot);
-  const lazySize = (name: string) => statSync(join(lazyRoot, lazyFolder(name), 'index.mjs')).size;
+  const lazySize = (name: string) => statSync(join(lazyRoot, lazyModuleFile(name))).size;
   for (const target of targets) {
     const { file, lazyPackages } = await bundle(target, options.projectRoot, options.outRoot, lazyRoot);
     const lazyBytes = lazyPackages.reduce((sum, name) => sum + lazySize(name), 0);

@@ -35,11 +35,22 @@ beforeAll(() => {
   // A real 1×1 PNG: the logo check draws it with pdfkit, loaded from its own module.
   const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
   writeFileSync(join(sources, 'logo-check.ts'), `export const handler = async () => { const { drawable } = await import('#lazy/pdf-logo'); return String(await drawable({ body: Buffer.from('${png}', 'base64'), contentType: 'image/png' })); };\n`);
+  // A Polish invoice embeds Roboto: the drawing module, loaded on first use, reads the font beside the bundle.
+  const render = JSON.stringify(join(projectRoot, 'shared/domain/invoices/pdf/render.ts'));
+  const fixtures = JSON.stringify(join(projectRoot, 'test/support/invoice-fixtures.ts'));
+  writeFileSync(join(sources, 'invoice-pdf.ts'), `import { renderInvoicePdf } from ${render};\nimport { invoiceFixture } from ${fixtures};\nexport const handler = async () => (await renderInvoicePdf(invoiceFixture(), { brandColor: null, logo: null }, { language: 'pl' })).toString('latin1');\n`);
   writeFileSync(join(sources, 'charges.ts'), "export const handler = async () => { const { default: Stripe } = await import('stripe'); return typeof new Stripe('sk_test_1').paymentIntents.create; };\n");
 });
 afterAll(() => {
   for (const dir of [sources, cacheRoot, outdir]) rmSync(dir, { recursive: true, force: true });
 });
+
+/** The two entries importing lazy project modules, built as one set (the cache keeps only a few sets): file → folder. */
+const lazyModuleBundles = (): Map<string, string> => {
+  const files = ['logo-check.ts', 'invoice-pdf.ts'];
+  const { bundles } = bundleEntries({ projectRoot, entries: files.map((file) => relative(projectRoot, join(sources, file))), cacheRoot });
+  return new Map(files.map((file) => [file, bundles.get(relative(projectRoot, join(sources, file)))!.folder]));
+};
 
 /** Runs a bundle's handler in a fresh node, as Lambda would load index.mjs. */
 const runHandler = (folder: string): string => {
@@ -68,13 +79,21 @@ describe('bundleEntries: every entry in one build, cached by content', () => {
     expect(readFileSync(join(charges!, 'index.mjs'), 'utf8')).not.toContain('api.stripe.com');
   });
 
-  test('a lazily imported project module (#lazy/…, package.json `imports`) sits under lazy/, named by the bundle\'s own package.json, and runs', () => {
-    const [entry] = ['logo-check.ts'].map((file) => relative(projectRoot, join(sources, file)));
-    const folder = bundleEntries({ projectRoot, entries: [entry!], cacheRoot }).bundles.get(entry!)!.folder;
-    expect(JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).imports).toEqual({ '#lazy/pdf-logo': './lazy/pdf-logo/index.mjs' });
+  test('a lazily imported project module (#lazy/…, package.json `imports`) is a file beside index.mjs (reading the same assets), named by the bundle\'s own package.json, and runs', () => {
+    const folder = lazyModuleBundles().get('logo-check.ts')!;
+    expect(JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).imports).toEqual({ '#lazy/pdf-logo': './lazy-pdf-logo.mjs' });
     expect(readFileSync(join(folder, 'index.mjs'), 'utf8')).not.toContain('registerStdFonts');
     // Outside the project, so the project's own `imports` (which name the source) cannot be what resolves it.
     expect(runHandler(folder)).toBe('true');
+  });
+
+  test('the PDF\'s drawing is such a module: out of the bundle, and what it reads relative to itself (the embedded font) is the bundle\'s own', () => {
+    const folder = lazyModuleBundles().get('invoice-pdf.ts')!;
+    expect(readdirSync(folder).sort()).toEqual(['generated', 'index.mjs', 'lazy-pdf-sheet.mjs', 'messages', 'package.json']);
+    expect(readFileSync(join(folder, 'index.mjs'), 'utf8')).not.toContain('registerStdFonts');
+    const pdf = runHandler(folder);
+    expect(pdf.startsWith('%PDF-')).toBe(true);
+    expect(pdf).toContain('/FontFile2');
   });
 
   test('unchanged inputs: the cached set, not a new build; a changed input: built again', () => {

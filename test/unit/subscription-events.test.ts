@@ -2,7 +2,7 @@ import { makeCtx } from '../../shared/context';
 import { mapChange } from '../../shared/domain/events/map-change';
 import { billingStep } from '../../shared/domain/subscriptions/billing';
 import { SUBSCRIPTION_STATUSES, type SubscriptionItem } from '../../shared/domain/subscriptions/subscription';
-import { SUBSCRIPTION_STATUS_VALUES } from '../../shared/schemas/subscriptions';
+import { SUBSCRIPTION_STATUS_VALUES } from '../../shared/schemas/list-filters';
 
 const ctx = makeCtx('ws_sub', 'req');
 const product = (over: Partial<SubscriptionItem['products'][number]> = {}): SubscriptionItem['products'][number] => ({

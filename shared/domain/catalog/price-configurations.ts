@@ -6,7 +6,7 @@ import { counterUpdate, listPage, parentCounter } from '../../db/pagination';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
 import { Conflict, InvalidRequest } from '../../errors';
 import { newId } from '../../ids';
-import { priceConfigurationFilters } from '../../schemas/catalog';
+import { priceConfigurationFilters } from '../../schemas/list-filters';
 import { buildFilter } from '../../schemas/list-query';
 import { computePrice, validateTiers } from '../pricing/compute-price';
 import { PRICE_TYPES_BY_PRODUCT_TYPE } from '../pricing/product-types';

@@ -7,7 +7,7 @@ import { asSoftDeleted, softDelete } from '../../db/soft-delete';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
 import { RuleViolation } from '../../errors';
 import { newId } from '../../ids';
-import { productFilters } from '../../schemas/catalog';
+import { productFilters } from '../../schemas/list-filters';
 import { definedMembers } from '../../objects';
 import { buildFilter } from '../../schemas/list-query';
 import { aggregatorIndexKeys, aggregatorLinkWrites, assertCreditAggregation, assertMeteredType } from '../metering/aggregator-products';

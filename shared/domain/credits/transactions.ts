@@ -4,7 +4,7 @@ import { db, tableName } from '../../db/client';
 import { queryItems } from '../../db/query';
 import type { ListFields, Page } from '../../db/pagination';
 import { buildFilter } from '../../schemas/list-query';
-import { creditTransactionFilters } from '../../schemas/credits';
+import { creditTransactionFilters } from '../../schemas/list-filters';
 import { creditBalanceKey, toCreditTransactionListItem, transactionKey, TRANSACTION_PREFIX, type CreditTransactionItem, type CreditTransactionListItem } from './credit';
 import { readParties } from './read';
 

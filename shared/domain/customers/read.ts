@@ -3,7 +3,7 @@ import { getItem } from '../../db/items';
 import { listPage, type ListFields, type Page } from '../../db/pagination';
 import { NotFound } from '../../errors';
 import { buildFilter } from '../../schemas/list-query';
-import { CUSTOMER_SEARCH_FIELDS, customerFilters } from '../../schemas/customers';
+import { CUSTOMER_SEARCH_FIELDS, customerFilters } from '../../schemas/list-filters';
 import { CUSTOMER, customerItemKey, toCustomer, type Customer, type CustomerItem } from './customer';
 
 export const customerNotFound = (id: string) => new NotFound('customer', id);

@@ -1,5 +1,5 @@
 import { InvalidRequest, type FieldError } from '../../errors';
-import { AGGREGATOR_BOUNDS } from '../../schemas/aggregators';
+import { AGGREGATOR_BOUNDS } from '../../schemas/bounds';
 import type { AggregateOperation, Aggregator, AggregatorFilter, FilterOperator } from './aggregator';
 
 /** The members of `POST /v1/aggregators` (types and bounds already checked by the request schema). */

@@ -1,7 +1,7 @@
 import { eachLimited } from '../../concurrency';
 import type { Ctx } from '../../context';
 import { InvalidRequest } from '../../errors';
-import { MAX_USAGE_DAYS } from '../../schemas/metering';
+import { MAX_USAGE_DAYS } from '../../schemas/bounds';
 import { findCustomerItem } from '../customers/read';
 import { oneOf } from '../hyperline/aliases';
 import { getAggregator, listAggregatorItems } from './aggregator-read';

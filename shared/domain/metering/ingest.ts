@@ -5,7 +5,7 @@ import { resolveCustomers } from './customer-refs';
 import {
   eventIndexKeys, FUTURE_SKEW_MS, PAST_HORIZON_MS, RETENTION_DAYS, toUsageEvent, USAGE_EVENT, usageEventKey, type PublicUsageEvent, type UsageEventItem,
 } from './usage-event';
-import { EVENT_BOUNDS } from '../../schemas/metering';
+import { EVENT_BOUNDS } from '../../schemas/bounds';
 
 /** An event as sent (already checked against the event schema). */
 export interface EventInput {

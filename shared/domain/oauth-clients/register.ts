@@ -4,7 +4,7 @@ import { db, tableName } from '../../db/client';
 import { entityKey } from '../../db/keys';
 import { InvalidRequest } from '../../errors';
 import { newId } from '../../ids';
-import { OAUTH_SCOPES } from '../../schemas/oauth-clients';
+import { OAUTH_SCOPES } from '../../schemas/bounds';
 
 export interface ClientMetadata {
   redirect_uris: string[];

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../../db/client';
 import { serviceIssuer, resourceIdentifiers } from '../../identity/issuer';
-import { OAUTH_SCOPES } from '../../schemas/oauth-clients';
+import { OAUTH_SCOPES } from '../../schemas/bounds';
 import { resolveClient, type OAuthClient } from './clients';
 import { AuthorizationPageError, OAuthError } from './errors';
 import { pendingRequestKey, ttlOf } from './keys';

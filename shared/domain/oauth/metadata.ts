@@ -1,5 +1,5 @@
 import { serviceIssuer } from '../../identity/issuer';
-import { OAUTH_SCOPES } from '../../schemas/oauth-clients';
+import { OAUTH_SCOPES } from '../../schemas/bounds';
 import { oauthResources } from './authorization-request';
 
 /**

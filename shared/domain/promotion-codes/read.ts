@@ -2,7 +2,7 @@ import type { Ctx } from '../../context';
 import { getItem } from '../../db/items';
 import { listPage, type Page } from '../../db/pagination';
 import { buildFilter } from '../../schemas/list-query';
-import { promotionCodeFilters } from '../../schemas/promotion-codes';
+import { promotionCodeFilters } from '../../schemas/list-filters';
 import { promotionCodeNotFound } from './errors';
 import { normalizeCode, PROMOTION_CODE, promotionCodeItemKey, toPromotionCode, type PromotionCode, type PromotionCodeItem } from './promotion-code';
 

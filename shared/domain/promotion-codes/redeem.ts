@@ -2,7 +2,7 @@ import type { Ctx } from '../../context';
 import { tableName } from '../../db/client';
 import { getItem, retryOnRace } from '../../db/items';
 import { transactWrite, type TransactItem } from '../../db/transactions';
-import { PROMOTION_CODE_PATTERN } from '../../schemas/promotion-codes';
+import { PROMOTION_CODE_PATTERN } from '../../schemas/bounds';
 import { couponItemKey, toCoupon, type Coupon, type CouponItem } from '../coupons/coupon';
 import { notApplicable } from './errors';
 import { codeLookupKey, promotionCodeItemKey, toPromotionCode, type CodeLookupItem, type PromotionCode, type PromotionCodeItem } from './promotion-code';

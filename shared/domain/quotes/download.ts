@@ -13,8 +13,8 @@ export async function downloadQuote(ctx: Ctx, id: string): Promise<BinaryRespons
   const quote = await getQuote(ctx, id);
   const { entity, customer, branding, language } = await readersOf(ctx, { seller: { id: quote.invoicing_entity_id }, customer_id: quote.customer_id });
   const words = wordsFor(language, branding.timezone);
-  // pdfkit loaded on first use, as for the invoice's PDF (invoices/pdf/download.ts).
-  const [{ quoteSheet }, { renderSheet }] = await Promise.all([import('./pdf'), import('../invoices/pdf/sheet')]);
+  // pdfkit loaded on first use, as for the invoice's PDF (invoices/pdf/render.ts).
+  const [{ quoteSheet }, { renderSheet }] = await Promise.all([import('./pdf'), import('#lazy/pdf-sheet')]);
   const parties = {
     seller: entity ? sellerSnapshot(entity) : { id: quote.invoicing_entity_id, name: '', trade_name: null, tax_id: null, address: emptyAddress },
     customer: customer ? customerSnapshot(customer) : { id: quote.customer_id, name: '', email: null, external_id: null, vat_number: null, tax_id: null, address: null },

@@ -3,7 +3,7 @@ import { getItem } from '../../db/items';
 import { listPage, type Page } from '../../db/pagination';
 import { NotFound } from '../../errors';
 import { buildFilter } from '../../schemas/list-query';
-import { quoteFilters } from '../../schemas/quotes';
+import { quoteFilters } from '../../schemas/list-filters';
 import { QUOTE, quoteKey, toQuote, type Quote, type QuoteItem } from './quote';
 
 /** Strongly consistent: a move must see the latest state it conditions on. */

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context';
 import { listPage, type Page } from '../../db/pagination';
 import { buildFilter } from '../../schemas/list-query';
-import { subscriptionFilters } from '../../schemas/subscriptions';
+import { subscriptionFilters } from '../../schemas/list-filters';
 import { SUBSCRIPTION, toSubscription, type Subscription, type SubscriptionItem } from './subscription';
 import { currentUsage } from './metered';
 import { findSubscriptionItem } from './write';

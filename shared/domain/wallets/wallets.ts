@@ -7,7 +7,7 @@ import { ConditionFailed, transactWrite } from '../../db/transactions';
 import { InvalidRequest, RuleViolation } from '../../errors';
 import { newId } from '../../ids';
 import { buildFilter } from '../../schemas/list-query';
-import { walletFilters } from '../../schemas/wallets';
+import { walletFilters } from '../../schemas/list-filters';
 import { currencyLockItem } from '../customers/currency-lock';
 import { findCustomerItem } from '../customers/read';
 import { walletNotFound } from './errors';

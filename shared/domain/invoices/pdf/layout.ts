@@ -1,6 +1,7 @@
 /** Drawing primitives of the invoice PDF: positioned text, rules, page room, running footers. A4, points. */
 import { printableText, type Words } from './labels';
-import { BOLD, FONT, printableIn, type PdfDocument } from './pdfkit';
+import type { PdfDocument } from './pdfkit';
+import { BOLD, FONT, printableIn } from './text-fonts';
 
 export const MARGIN = 50;
 /** The bottom margin holds the running footer. */

@@ -1,9 +1,9 @@
 /**
  * The seller's logo on its documents: the copy stored when `logo_url` was set (shared/domain/invoicing-entities/
  * logo.ts), never fetched while rendering. pdfkit draws PNG and JPEG itself; SVG it cannot, so SVG is refused when
- * the logo is set (docs/invoice-pdf.md, "Logo").
+ * the logo is set (docs/invoice-pdf.md, "Logo"). Nothing here loads pdfkit: the document drawn on is the caller's.
  */
-import { createDocument, toBuffer, type PdfDocument } from './pdfkit';
+import type { PdfDocument } from './pdfkit';
 
 export interface Logo {
   body: Uint8Array;
@@ -28,19 +28,4 @@ export function drawLogo(doc: PdfDocument, logo: Logo, x: number, y: number, max
   const height = image.height * scale;
   doc.image(image as unknown as Buffer, x, y, { width: image.width * scale, height });
   return y + height;
-}
-
-/**
- * Whether pdfkit draws these bytes: a whole document is made with them, so an image it would choke on later (a
- * truncated PNG, an interlaced one, a CMYK JPEG it misreads) is refused when the logo is set, never at rendering.
- */
-export async function drawable(logo: Logo): Promise<boolean> {
-  try {
-    const doc = createDocument({ size: 'A6' });
-    drawLogo(doc, logo, 10, 10, LOGO_BOX.width);
-    await toBuffer(doc);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -12,15 +12,13 @@
 import Helvetica from 'pdfkit/standard-fonts/Helvetica';
 import HelveticaBold from 'pdfkit/standard-fonts/HelveticaBold';
 import { PDFDocument, registerStdFonts } from '../../../../node_modules/pdfkit/js/pdfkit.browser.mjs';
-import { winAnsi, type Printable } from './labels';
+import { BOLD, FONT, printsOnly } from './text-fonts';
 
 registerStdFonts(Helvetica, HelveticaBold);
 
 export type PdfDocument = PDFKit.PDFDocument;
 
-/** The names the drawing code uses for the text fonts, whichever fonts they are. */
-export const FONT = 'body';
-export const BOLD = 'body-bold';
+export { BOLD, FONT } from './text-fonts';
 
 /** A font object pdfkit lays text out with (./fonts.ts `layoutFont`). */
 export type FontSource = object;
@@ -32,11 +30,6 @@ export interface Embedded {
   characters: ReadonlySet<number>;
 }
 
-const charsets = new WeakMap<PdfDocument, Printable>();
-
-/** What the document's fonts print (./labels.ts `printableText` replaces the rest). */
-export const printableIn = (doc: PdfDocument): Printable => charsets.get(doc) ?? winAnsi;
-
 /** A document whose FONT and BOLD are the built-in Helvetica, or the given embedded fonts. */
 export function createDocument(options: PDFKit.PDFDocumentOptions, embedded?: Embedded): PdfDocument {
   // pdfkit's types say string, but it takes any object that lays out text like a fontkit font.
@@ -46,7 +39,7 @@ export function createDocument(options: PDFKit.PDFDocumentOptions, embedded?: Em
   doc.registerFont(BOLD, (embedded?.bold ?? 'Helvetica-Bold') as string);
   if (embedded) {
     for (const name of [BOLD, FONT]) primeEmbedded(doc.font(name));
-    charsets.set(doc, (c) => embedded.characters.has(c.codePointAt(0)!));
+    printsOnly(doc, (c) => embedded.characters.has(c.codePointAt(0)!));
   } else {
     rememberStandardFont(doc, FONT);
   }

@@ -13,8 +13,8 @@ export async function downloadReceipt(ctx: Ctx, invoiceId: string, transactionId
   const invoice = await getInvoice(ctx, invoiceId);
   const payment = receiptPayment(invoice, transactionId);
   const { entity, branding, language } = await readersOf(ctx, invoice);
-  // pdfkit loaded on first use, as for the invoice's PDF (download.ts).
-  const [{ receiptSheet }, { renderSheet }, { invoiceParties }] = await Promise.all([import('./receipt'), import('./sheet'), import('./header')]);
+  // pdfkit loaded on first use, as for the invoice's PDF (render.ts).
+  const [{ receiptSheet }, { renderSheet }, { invoiceParties }] = await Promise.all([import('./receipt'), import('#lazy/pdf-sheet'), import('./header')]);
   const words = wordsFor(language, branding.timezone);
   const pdf = await renderSheet(receiptSheet(invoice, payment, words, invoiceParties(invoice, words, entity)), { brandColor: branding.brandColor, logo: branding.logo, words });
   return binaryResponse(pdf, 'application/pdf', `${receiptNumber(invoice, payment)}.pdf`);

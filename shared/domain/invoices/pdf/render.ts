@@ -5,7 +5,6 @@ import type { Invoice } from '../invoice';
 import type { Branding } from './branding';
 import { invoiceHeading, invoiceParties } from './header';
 import { documentNumber, documentTitle, wordsFor } from './labels';
-import { renderSheet } from './sheet';
 import { invoiceTable } from './table';
 import { invoiceNotes, invoiceTotals } from './totals';
 
@@ -31,6 +30,8 @@ export interface RenderOptions {
 export async function renderInvoicePdf(invoice: Invoice, branding: Branding, options: RenderOptions = {}): Promise<Buffer> {
   const words = wordsFor(options.language, branding.timezone);
   const entity = options.entity ?? null;
+  // The drawing is a module of its own in a Lambda (#lazy/…, lib/bundling.ts): parsed on the first PDF, not at every start.
+  const { renderSheet } = await import('#lazy/pdf-sheet');
   return renderSheet({
     heading: invoiceHeading(invoice, words),
     parties: invoiceParties(invoice, words, entity),
