@@ -560,8 +560,9 @@ table, starts the local API in-process on a free port and measures:
   "on" validation must have reached the SMTP server once (\`test/bench/email-scenarios.ts\`).
 - **Bundles**: every route's handler bundled with the CDK stack's esbuild options (\`lib/bundling.ts\`), and an empty
   handler that only builds the DynamoDB client (\`test/bench/empty-handler.ts\`) as the baseline. Size in KB (1 KB =
-  1024 bytes) of the bundle; the packages imported only on first use (the Stripe SDK: \`lazyPackages\` in lib/bundling.ts)
-  travel beside it as modules of their own, shown apart and not imported here, as a cold start does not; import time is the median over ${facts.importRuns} fresh \`node\` processes of \`await import(bundle)\` (node's own
+  1024 bytes) of the bundle; the modules imported only on first use (\`lazyPackages\` in lib/bundling.ts: the Stripe SDK,
+  the S3, KMS, Lambda and Secrets Manager clients, and the project's \`#lazy/pdf-sheet\` and \`#lazy/pdf-logo\`, pdfkit's
+  drawing) travel beside it as modules of their own, shown apart and not imported here, as a cold start does not; import time is the median over ${facts.importRuns} fresh \`node\` processes of \`await import(bundle)\` (node's own
   startup excluded).
 
 Latency is measured against DynamoDB Local (Java, on this machine), not AWS: the absolute numbers are not AWS
