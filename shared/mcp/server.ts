@@ -32,10 +32,11 @@ export const preparedTools: PreparedTool[] = tools.map((definition) => {
       description: `${definition.description} Scope: ${scope}.`,
       inputSchema: schema as Tool['inputSchema'],
       outputSchema: toolOutput(route) as Tool['outputSchema'],
-      annotations: {
-        readOnlyHint: definition.kind === 'read',
+      // The other hints mean something only for a tool that writes (MCP's ToolAnnotations): a read's are left out.
+      annotations: definition.kind === 'read' ? { readOnlyHint: true } : {
+        readOnlyHint: false,
         destructiveHint: definition.kind === 'destructive',
-        // Writes are too: a repeated call (same arguments or same idempotency_key) has one effect.
+        // A repeated call (same arguments or same idempotency_key) has one effect.
         idempotentHint: true,
       },
     },

@@ -27,23 +27,36 @@ const MAX_LISTED_VALUES = 12;
 const codeListName = (values: string[]): string =>
   values.includes('EUR') ? 'ISO 4217 currency' : values.includes('FR') ? 'ISO 3166-1 country' : values.includes('Europe/Paris') ? 'IANA time zone' : `e.g. ${values.slice(0, 3).join(', ')}`;
 
-/** A member's description, to its first sentence: the route's reference (docs/api.md) has the rest. */
-const firstSentence = (text: string): string => /^.*?[.:](?=\s|$)/s.exec(text)?.[0] ?? text;
+/**
+ * A member's description, to its first sentence: the route's reference (docs/api.md) has the rest. A sentence that
+ * only announces what follows ("null (default):") says nothing alone: none then.
+ */
+const firstSentence = (text: string): string | undefined => {
+  const first = /^.*?[.:](?=\s|$)/s.exec(text)?.[0] ?? text;
+  return first.endsWith(':') ? undefined : first;
+};
 
 /** What a tool's schema keeps of a route's: the shape an agent needs; bounds and patterns stay the route's to check. */
 const KEPT_KEYWORDS = new Set(['type', 'properties', 'required', 'items', 'enum', 'description', 'anyOf', 'oneOf', 'const', 'default']);
 
 /**
- * A tool's schema for an agent: the shape (types, members, required ones, short value lists, descriptions) without
- * the validator's bounds, patterns, long value lists and `null` alternatives, which would fill its context for nothing:
- * the route's validator still applies every rule and answers a field error the agent can act on.
+ * Hyperline's names and shapes, which the API takes beside its own for clients ported from Hyperline (each described
+ * "Hyperline…": docs/hyperline.md). An agent is given one way to say a thing, ours: they are left out of its tools.
  */
-function plain(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(plain);
+const isHyperlineOnly = (schema: unknown): boolean => /^Hyperline\b/.test(String((schema as { description?: unknown } | null)?.description ?? ''));
+
+/**
+ * A tool's schema for an agent: the shape (types, members, required ones, short value lists, descriptions) without
+ * the validator's bounds, patterns, long value lists, `null` alternatives and Hyperline's alternatives, which would
+ * fill its context for nothing: the route's validator still applies every rule and answers a field error the agent
+ * can act on.
+ */
+function plain(schema: unknown, depth = 0): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => plain(item, depth));
   if (!schema || typeof schema !== 'object') return schema;
   const node = schema as Record<string, unknown>;
-  const nonNull = Array.isArray(node.anyOf) ? (node.anyOf as Record<string, unknown>[]).filter((branch) => branch.type !== 'null') : undefined;
-  if (nonNull?.length === 1) return plain({ ...nonNull[0], ...(node.description !== undefined && { description: node.description }) });
+  const nonNull = Array.isArray(node.anyOf) ? (node.anyOf as Record<string, unknown>[]).filter((branch) => branch.type !== 'null' && !isHyperlineOnly(branch)) : undefined;
+  if (nonNull?.length === 1) return plain({ ...nonNull[0], ...(node.description !== undefined && { description: node.description }) }, depth);
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (!KEPT_KEYWORDS.has(key)) continue;
@@ -51,7 +64,14 @@ function plain(schema: unknown): unknown {
       copy.description ??= codeListName(value as string[]);
       continue;
     }
-    copy[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, plain(v)])) : key === 'description' ? firstSentence(value as string) : plain(value);
+    if (key === 'anyOf' && nonNull) copy.anyOf = plain(nonNull, depth);
+    else if (key === 'properties') {
+      copy.properties = Object.fromEntries(Object.entries(value as object).filter(([, v]) => !isHyperlineOnly(v)).map(([k, v]) => [k, plain(v, depth + 1)]));
+    } else if (key === 'description') {
+      // The tool's own members are described; what they hold is named by its members' names (docs/api.md says more).
+      const sentence = depth <= 1 ? firstSentence(value as string) : undefined;
+      if (sentence !== undefined) copy.description = sentence;
+    } else if (!(key === 'required' && (value as unknown[]).length === 0)) copy[key] = plain(value, depth);
   }
   return copy;
 }
@@ -71,7 +91,7 @@ export function toolInput(route: RouteDefinition, tool: ToolDefinition): { schem
   if (tool.kind !== 'read') {
     properties[IDEMPOTENCY_MEMBER] = {
       type: 'string',
-      description: 'Same key in 24 h: same call (default: from the arguments).',
+      description: 'One effect per key for 24 h.',
     };
   }
   return {
@@ -90,7 +110,7 @@ export function toolOutput(route: RouteDefinition): Schema {
   const named = ['id', 'status', 'meta', 'data'].filter((name) => members[name] !== undefined);
   return {
     type: 'object',
+    // Open to the other members by default (JSON Schema's additionalProperties is true when absent).
     properties: Object.fromEntries(named.map((name) => [name, { type: members[name]!.type ?? 'object' }])),
-    additionalProperties: true,
   };
 }

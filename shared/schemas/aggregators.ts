@@ -72,14 +72,14 @@ const hyperlineWhere: Schema = {
 const hyperlineDefinitionMembers: Record<string, Schema> = {
   entity: { ...eventName, description: "Hyperline's name of `event_type` (not both unless equal)." },
   where: hyperlineWhere,
-  type: { type: 'string', enum: ['metered', 'licensed'], description: '`metered` only (the default): nothing here bills a `licensed` aggregator (422).' },
-  allow_negative_values: { type: 'boolean', description: '`false` only (the default): a period\'s billed quantity is never below 0 here (422 for `true`).' },
+  type: { type: 'string', enum: ['metered', 'licensed'], description: 'Hyperline\'s aggregator type, `metered` only (the default): nothing here bills a `licensed` aggregator (422).' },
+  allow_negative_values: { type: 'boolean', description: 'Hyperline\'s, `false` only (the default): a period\'s billed quantity is never below 0 here (422 for `true`).' },
 };
 
 const hyperlineEditableMembers: Record<string, Schema> = {
-  description: { ...nullable(text(AGGREGATOR_BOUNDS.description)), description: 'Stored and answered; no effect on billing.' },
-  custom_event_name: { ...nullable(text(AGGREGATOR_BOUNDS.name)), description: 'Stored and answered; no effect on billing.' },
-  exposed_event_keys: { type: 'array', maxItems: AGGREGATOR_BOUNDS.filters, items: eventName, description: 'Stored and answered; no effect on billing.' },
+  description: { ...nullable(text(AGGREGATOR_BOUNDS.description)), description: 'Hyperline\'s, stored and answered; no effect on billing.' },
+  custom_event_name: { ...nullable(text(AGGREGATOR_BOUNDS.name)), description: 'Hyperline\'s, stored and answered; no effect on billing.' },
+  exposed_event_keys: { type: 'array', maxItems: AGGREGATOR_BOUNDS.filters, items: eventName, description: 'Hyperline\'s, stored and answered; no effect on billing.' },
 };
 
 const bodyMembers = { ...editableMembers, ...definitionMembers, ...hyperlineDefinitionMembers, ...hyperlineEditableMembers };

@@ -55,6 +55,7 @@ const amount = { type: 'integer', minimum: 1, maximum: 1e12 };
  */
 export const hyperlineSubscriptionProduct: Schema = {
   type: 'object', additionalProperties: false, required: ['id'],
+  description: "Hyperline's product shape: resolved to the product's one price configuration matching payment_interval and prices.",
   properties: {
     id: { type: 'string', minLength: 1, maxLength: 64, description: 'Hyperline: the catalog product (`product_id`).' },
     price_configuration_id: { type: 'string', minLength: 1, maxLength: 64, description: 'Ours, optional: which of its price configurations (default: the one matching payment_interval and prices).' },
