@@ -5,7 +5,7 @@ import { getItem, raceBackoff } from '../../db/items';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transactions';
 import { ServiceUnavailable } from '../../errors';
 import { deltaKey, type Delta } from './facts';
-import { ANALYTICS_SHARDS, analyticsKey, appliedKey, APPLIED_TTL_SECONDS, countedKey, CUSTOMER_REVENUE, customerRevenueKey, REVENUE_DAY, type Counted } from './items';
+import { ANALYTICS_SHARDS, analyticsKey, appliedKey, APPLIED_TTL_SECONDS, countedKey, CUSTOMER_REVENUE, customerRevenueKey, firstShard, REVENUE_DAY, type Counted } from './items';
 import { customerScope, type CustomerRevenue, type SubscriptionFacts } from './mrr';
 import { planChange, scopeKey, type ChangePlan, type CustomerScope } from './plan';
 
@@ -32,7 +32,8 @@ type StoredRevenue = CustomerRevenue & { _version: number };
  * items, each chunk one transaction of ADDs with a marker of (change, chunk) inserted only if absent. A marker already
  * there means an earlier delivery applied that chunk: it is skipped. The customer states a subscription moves are in
  * the first chunk, conditioned on the version read, so two subscriptions of a customer applied at once are classified
- * one after the other. A transaction that collides with another on a day item moves to the item's next shard.
+ * one after the other. A change's day items start on a shard chosen from its id (items.ts); a transaction that
+ * collides with another on a day item moves to the item's next shard.
  * The first chunk also records what is counted of the item (items.ts, countedKey): its version, so that a change the
  * backfill already counted is skipped, and an item written before the analytics existed is counted whole.
  */
@@ -80,7 +81,7 @@ async function writePlan(ctx: Ctx, changeId: string, plan: ChangePlan, condition
   const chunks = deltas.length === 0 ? [[]] : chunked(deltas, UPDATES_PER_WRITE);
   for (const [index, chunk] of chunks.entries()) {
     const customers = index === 0 ? conditioned : [];
-    let shard = attempt % ANALYTICS_SHARDS;
+    let shard = (firstShard(changeId) + attempt) % ANALYTICS_SHARDS;
     for (let tries = 0; ; tries++) {
       try {
         await transactWrite([marker(ctx, changeId, index), ...customers, ...chunk.map((delta) => dayUpdate(ctx, delta, shard))]);

@@ -3,7 +3,7 @@ import { queryItems } from '../../db/query';
 import { RuleViolation } from '../../errors';
 import { findEntityItem } from '../invoicing-entities/read';
 import type { Family } from './facts';
-import { analyticsPartition } from './items';
+import { analyticsPartitions } from './items';
 import { METRICS, type Interval, type MetricName } from './metrics';
 import { ageingOf, periodStart, seriesOf, type DataPoint, type DayValues } from './series';
 
@@ -33,19 +33,20 @@ const today = (ctx: Ctx): string => ctx.clock.now().toISOString().slice(0, 10);
 /**
  * The days one family holds in a currency from `from` (undefined: its first) to `to` (undefined: its last), the
  * numbers `parts` of the entity's items (all entities' without one), shards and entities summed per day. One Query
- * (followed across its 1 MB pages): the items are per day, so its size follows the days with activity, not the
- * documents.
+ * per partition of the family (items.ts), in parallel, each followed across its 1 MB pages: the items are per day,
+ * so their number follows the days with activity, not the documents.
  */
 export async function readDays(ctx: Ctx, family: Family, currency: string, parts: readonly string[], range: { from?: string; to?: string }, entity?: string): Promise<DayValues[]> {
   const names: Record<string, string> = { '#day': 'day', '#entity': 'entity' };
   parts.forEach((part, i) => (names[`#p${i}`] = part));
   const bounds = { ':from': range.from ?? '0', ':to': `${range.to ?? '9'}#~` };
-  const { items } = await queryItems<Record<string, unknown>>({
+  const pages = await Promise.all(analyticsPartitions(ctx, family, currency).map((pk) => queryItems<Record<string, unknown>>({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': analyticsPartition(ctx, family, currency), ...bounds },
+    ExpressionAttributeValues: { ':pk': pk, ...bounds },
     ExpressionAttributeNames: names,
     ProjectionExpression: Object.keys(names).join(', '),
-  });
+  })));
+  const items = pages.flatMap((page) => page.items);
   const byDay = new Map<string, Record<string, number>>();
   for (const item of items) {
     if (entity !== undefined && item.entity !== entity) continue;
@@ -56,7 +57,7 @@ export async function readDays(ctx: Ctx, family: Family, currency: string, parts
   return [...byDay].map(([day, values]) => ({ day, values }));
 }
 
-/** `GET /v1/analytics/{metric}`: the metric's data points over [from, to] (days, UTC), one Query. */
+/** `GET /v1/analytics/{metric}`: the metric's data points over [from, to] (days, UTC), one Query per partition. */
 export async function readMetric(ctx: Ctx, metric: MetricName, query: AnalyticsQuery): Promise<MetricSeries> {
   const definition = METRICS[metric];
   const interval = query.interval ?? 'month';
