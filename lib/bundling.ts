@@ -46,9 +46,11 @@ const lazyPackageExports = {
  * PDF's fonts, the catalogs: `bundleAssets`) are the bundle's own.
  */
 export const lazyModuleFile = (name: string): string =>
-  (name.startsWith('#lazy/') ? `lazy-${name.slice('#lazy/'.length)}.mjs` : join('node_modules', name, 'index.mjs'));
+  (isProjectModule(name) ? `lazy-${name.slice('#lazy/'.length)}.mjs` : join('node_modules', name, 'index.mjs'));
 
-const isProjectModule = (name: string): boolean => name.startsWith('#');
+function isProjectModule(name: string): boolean {
+  return name.startsWith('#lazy/');
+}
 
 export const lazyPackages = Object.keys(lazyPackageExports) as (keyof typeof lazyPackageExports)[];
 

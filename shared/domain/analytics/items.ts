@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context';
+import { shardOf } from '../../db/shards';
 import type { Delta, Family } from './facts';
 import type { CustomerScope } from './plan';
 
@@ -32,11 +33,7 @@ export const analyticsKey = (ctx: Ctx, delta: Delta, shard: number) => ({
 });
 
 /** The shard a change starts on: the same for every delivery of the change, spread evenly over changes. */
-export const firstShard = (changeId: string): number => {
-  let hash = 0;
-  for (const char of changeId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash % ANALYTICS_SPREAD;
-};
+export const firstShard = (changeId: string): number => shardOf(changeId, ANALYTICS_SPREAD);
 
 /** A customer's MRR in an entity and currency (mrr.ts, CustomerRevenue): in the customer's partition, never hot. */
 export const customerRevenueKey = (ctx: Ctx, scope: CustomerScope) => ({

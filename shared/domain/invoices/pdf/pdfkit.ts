@@ -18,8 +18,6 @@ registerStdFonts(Helvetica, HelveticaBold);
 
 export type PdfDocument = PDFKit.PDFDocument;
 
-export { BOLD, FONT } from './text-fonts';
-
 /** A font object pdfkit lays text out with (./fonts.ts `layoutFont`). */
 export type FontSource = object;
 
