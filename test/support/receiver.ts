@@ -6,19 +6,26 @@ export interface Received {
   body: string;
 }
 
+type Answer = number | 'hang';
+
 /**
  * A webhook receiver on 127.0.0.1 for tests: answers each request with the next scripted status
- * (`'hang'` never answers), then with `fallback`; records what it received.
+ * (`'hang'` never answers), then with `fallback`; or, given a function, with what it answers for the request
+ * and what was received before it. Records what it received.
  */
-export async function startReceiver(script: Array<number | 'hang'> = [], fallback: number | 'hang' = 200) {
+export async function startReceiver(
+  script: Answer[] | ((request: Received, before: Received[]) => Answer) = [],
+  fallback: Answer = 200,
+) {
   const received: Received[] = [];
   const hanging = new Set<import('node:http').ServerResponse>();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (c: Buffer) => chunks.push(c));
     request.on('end', () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const answer = script.shift() ?? fallback;
+      const entry = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const answer = typeof script === 'function' ? script(entry, [...received]) : (script.shift() ?? fallback);
+      received.push(entry);
       if (answer === 'hang') {
         hanging.add(response);
         return;
