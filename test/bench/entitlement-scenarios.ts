@@ -71,7 +71,7 @@ export function entitlementTargets(r: EntitlementResults) {
 export function entitlementReport(r: EntitlementResults): string {
   const row = (name: string, p: PairResult) => `| ${name} | ${ms(p.route.p50)} | ${ms(p.route.p95)} | ${ms(p.floor.p50)} | ${(p.route.p50 / p.floor.p50).toFixed(2)}× | ${p.callsPerRequest.toFixed(2)} |`;
   return [
-    'Entitlements: GET /v1/customers/{id}/entitlements beside one GetItem of the materialised item',
+    '## Entitlements: GET /v1/customers/{id}/entitlements beside one GetItem of the materialised item',
     '',
     '| path | p50 ms | p95 ms | GetItem p50 ms | p50 ratio | DynamoDB calls |',
     '|---|---|---|---|---|---|',

@@ -82,7 +82,7 @@ const hottest = (h: Heat) => h.partitions[0];
 
 export function heatReport(r: HeatResults): string {
   const t = r.tick;
-  return `Partition heat: one workspace projected on AWS (issue 31; docs/scale.md)\n\n${heatTable(r)}\n\n${partitionTable(r)}\n\n` +
+  return `## Partition heat: one workspace projected on AWS (issue 31; docs/scale.md)\n\n${heatTable(r)}\n\n${partitionTable(r)}\n\n` +
     `Scheduler tick: ${n(t.scheduled)} subscriptions scheduled, ${n(t.due)} due: ${units(t.rcu)} read units (${units(t.rcu / t.due)} per due item), ${units(t.wcu)} write units; ` +
     `hottest partition ${where(hottest(t.heat))} (seeded in ${t.seedSeconds.toFixed(1)} s).\n\n` +
     `Units per unit of work on the hottest partition; its ceiling = ${n(AWS_LIMITS.partitionWcu)} write units/s or ${n(AWS_LIMITS.partitionRcu)} read units/s ÷ that. ` +
