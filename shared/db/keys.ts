@@ -29,11 +29,12 @@ export const listIndexKeys = (ctx: Ctx, type: EntityType, createdAt: string, id:
 export const listPartition = (ctx: Ctx, type: EntityType): string => `${ws(ctx)}#LIST#${type}`;
 
 /**
- * Lists one workspace can write faster than one partition takes (1,000 write units/s; an invoice's index entry is
- * written at its creation and at each change of its list fields): their entries are spread over shards
- * (`WS#<ws>#LIST#<type>#<shard>`, from the id), merged on read (pagination.ts). docs/operations.md.
+ * Lists one workspace can write faster than one partition takes (1,000 write units/s; an entry is written at its
+ * item's creation and at each change of its list fields: an invoice's status, a subscription's at each renewal):
+ * their entries are spread over shards (`WS#<ws>#LIST#<type>#<shard>`, from the id), merged on read (pagination.ts).
+ * docs/operations.md.
  */
-const LIST_SHARDS: Partial<Record<EntityType, number>> = { INV: 8 };
+const LIST_SHARDS: Partial<Record<EntityType, number>> = { INV: 8, SUB: 8 };
 
 /** A list's index partitions: the unsharded one (every entry of an unsharded type, older ones of a sharded type), then the shards. */
 export const listPartitions = (ctx: Ctx, type: EntityType): string[] => [

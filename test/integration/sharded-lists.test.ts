@@ -5,12 +5,14 @@ import { counterPlaces } from '../../shared/db/counters';
 import { counterKey, listPartition, listPartitions } from '../../shared/db/keys';
 import { customerInvoiceCounter } from '../../shared/domain/invoices/read';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
+import { pricedProduct, subscribe } from '../support/subscriptions';
 
 /**
- * Invoices spread their list index entries over shards and count themselves on shard items (docs/operations.md,
- * "Sharded logs and counters"); GET /v1/invoices answers as from one partition and one counter: same order, same
- * offsets, same filters, same totals. Entries and counts made before the shards (the unsharded partition and the
- * single counter item) are read with them. Through the HTTP layer against DynamoDB Local.
+ * Invoices and subscriptions spread their list index entries over shards and count themselves on shard items
+ * (docs/operations.md, "Sharded logs, lists and counters"); GET /v1/invoices and GET /v2/subscriptions answer as from
+ * one partition and one counter: same order, same offsets, same filters, same totals. Entries and counts made before
+ * the shards (the unsharded partition and the single counter item) are read with them. Through the HTTP layer against
+ * DynamoDB Local.
  */
 let api: TestApi;
 let client: Client;
@@ -26,18 +28,20 @@ interface Listed {
   data: { id: string; status: string; created_at: string }[];
 }
 
-const list = async (query: string): Promise<Listed> => {
-  const reply = await client.get<Listed>(`/v1/invoices?${query}`);
+const list = async (query: string, path = '/v1/invoices'): Promise<Listed> => {
+  const reply = await client.get<Listed>(`${path}?${query}`);
   expect(reply.status).toBe(200);
   return reply.body;
 };
 
+const byCreation = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) => (`${a.created_at}#${a.id}` < `${b.created_at}#${b.id}` ? -1 : 1);
+
 const addTotal = (key: { pk: string; sk: string }, delta: number) =>
   db.send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'ADD #t :d', ExpressionAttributeNames: { '#t': 'total' }, ExpressionAttributeValues: { ':d': delta } }));
 
-async function indexPartitionsHolding(workspace: string): Promise<Map<string, number>> {
+async function indexPartitionsHolding(workspace: string, type: 'INV' | 'SUB' = 'INV'): Promise<Map<string, number>> {
   const held = new Map<string, number>();
-  for (const partition of listPartitions(makeCtx(workspace, 'test'), 'INV')) {
+  for (const partition of listPartitions(makeCtx(workspace, 'test'), type)) {
     const { Items } = await db.send(new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': partition } }));
     if (Items?.length) held.set(partition, Items.length);
   }
@@ -66,7 +70,7 @@ describe('the sharded invoice list', () => {
     await addTotal(counterPlaces(ctx, 'INV')[1]!, -5);
     expect((await indexPartitionsHolding(client.workspace)).get(listPartition(ctx, 'INV'))).toBe(5);
 
-    const oldestFirst = [...created].sort((a, b) => (`${a.created_at}#${a.id}` < `${b.created_at}#${b.id}` ? -1 : 1)).map((i) => i.id);
+    const oldestFirst = [...created].sort(byCreation).map((i) => i.id);
     const paged: string[] = [];
     for (let skip = 0; skip < 30; skip += 5) {
       const page = await list(`take=5&skip=${skip}`);
@@ -103,5 +107,44 @@ describe('the sharded invoice list', () => {
     const { Items } = await db.send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': own!.pk } }));
     expect(Items).toEqual([expect.objectContaining({ sk: own!.sk, total: 1 })]);
     expect(single!.pk).not.toBe(own!.pk);
+  });
+});
+
+describe('the sharded subscription list', () => {
+  it('lists, pages, sorts, filters and counts across its shards and what was stored before them', async () => {
+    const ctx = makeCtx(client.workspace, 'test');
+    const customer = (await client.post('/v1/customers', { name: 'Initech', currency: 'EUR' })).body;
+    const fee = await pricedProduct(client, 'flat_fee');
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    const created: Listed['data'] = [];
+    for (let i = 0; i < 16; i++) {
+      created.push(await subscribe(client, { customer_id: customer.id, starts_at: i % 3 === 0 ? inDays(5) : inDays(0), products: [{ ...fee, quantity: 1 }] }));
+    }
+    const held = await indexPartitionsHolding(client.workspace, 'SUB');
+    expect(held.size).toBeGreaterThanOrEqual(4);
+    expect(held.has(listPartition(ctx, 'SUB'))).toBe(false);
+
+    // As a stack deployed before the shards left them: four entries in the unsharded partition.
+    for (const subscription of created.slice(2, 6)) {
+      await db.send(new UpdateCommand({ TableName: tableName(), Key: { pk: `WS#${client.workspace}#SUB#${subscription.id}`, sk: 'SUB' }, UpdateExpression: 'SET gsi1pk = :p', ExpressionAttributeValues: { ':p': listPartition(ctx, 'SUB') } }));
+    }
+    expect((await indexPartitionsHolding(client.workspace, 'SUB')).get(listPartition(ctx, 'SUB'))).toBe(4);
+
+    const path = '/v2/subscriptions';
+    const oldestFirst = [...created].sort(byCreation).map((s) => s.id);
+    const paged: string[] = [];
+    for (let skip = 0; skip < 20; skip += 5) {
+      const page = await list(`take=5&skip=${skip}`, path);
+      expect(page.meta).toEqual({ total: 16, taken: Math.min(5, Math.max(0, 16 - skip)), skipped: skip, approximateCount: false });
+      paged.push(...page.data.map((s) => s.id));
+    }
+    expect(paged).toEqual(oldestFirst);
+    expect((await list('take=6&skip=2&sort=-created_at', path)).data.map((s) => s.id)).toEqual([...oldestFirst].reverse().slice(2, 8));
+    const pending = oldestFirst.filter((id) => created.find((s) => s.id === id)!.status === 'pending');
+    expect(pending).toHaveLength(6);
+    const filtered = await list('status=pending&take=3&skip=1', path);
+    expect(filtered.meta).toEqual({ total: 6, taken: 3, skipped: 1, approximateCount: false });
+    expect(filtered.data.map((s) => s.id)).toEqual(pending.slice(1, 4));
+    expect((await list(`customer_id=${customer.id}&take=100`, path)).data.map((s) => s.id)).toEqual(oldestFirst);
   });
 });
