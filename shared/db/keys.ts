@@ -21,9 +21,12 @@ export function workspaceOf(pk: unknown): string | undefined {
 export const entityKey = (ctx: Ctx, type: EntityType, id: string): Key => ({ pk: `${ws(ctx)}#${type}#${id}`, sk: type });
 
 /** The list index entry of an entity, ordered by creation: in a shard of the list when its type's is sharded. */
-export const listIndexKeys = (ctx: Ctx, type: EntityType, createdAt: string, id: string) => {
+export const listIndexKeys = (ctx: Ctx, type: EntityType, createdAt: string, id: string) => ({ gsi1pk: listEntryPartition(ctx, type, id), gsi1sk: `${createdAt}#${id}` });
+
+/** The list partition an entity's entry is written to: its shard when its type's list is sharded. */
+export const listEntryPartition = (ctx: Ctx, type: EntityType, id: string): string => {
   const shards = LIST_SHARDS[type];
-  return { gsi1pk: shards ? `${listPartition(ctx, type)}#${shardOf(id, shards)}` : listPartition(ctx, type), gsi1sk: `${createdAt}#${id}` };
+  return shards ? `${listPartition(ctx, type)}#${shardOf(id, shards)}` : listPartition(ctx, type);
 };
 
 export const listPartition = (ctx: Ctx, type: EntityType): string => `${ws(ctx)}#LIST#${type}`;

@@ -4,7 +4,9 @@ import { db, tableName } from '../../shared/db/client';
 import { counterPlaces } from '../../shared/db/counters';
 import { counterKey, listPartition, listPartitions } from '../../shared/db/keys';
 import { customerInvoiceCounter } from '../../shared/domain/invoices/read';
+import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
+import { movableClock } from '../support/clock';
 import { pricedProduct, subscribe } from '../support/subscriptions';
 
 /**
@@ -111,15 +113,20 @@ describe('the sharded invoice list', () => {
 });
 
 describe('the sharded subscription list', () => {
+  const clock = movableClock();
+  afterAll(() => clock.restore());
+
   it('lists, pages, sorts, filters and counts across its shards and what was stored before them', async () => {
     const ctx = makeCtx(client.workspace, 'test');
     const customer = (await client.post('/v1/customers', { name: 'Initech', currency: 'EUR' })).body;
     const fee = await pricedProduct(client, 'flat_fee');
-    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    const inDays = (days: number) => new Date(clock.now().getTime() + days * 86_400_000).toISOString();
     const created: Listed['data'] = [];
     for (let i = 0; i < 16; i++) {
       created.push(await subscribe(client, { customer_id: customer.id, starts_at: i % 3 === 0 ? inDays(5) : inDays(0), products: [{ ...fee, quantity: 1 }] }));
     }
+    const dueWork = () => runDueWork(clock.now(), { workspaces: new Set([client.workspace]) });
+    expect(await dueWork()).toMatchObject({ failed: 0 }); // the first invoices of those that started
     const held = await indexPartitionsHolding(client.workspace, 'SUB');
     expect(held.size).toBeGreaterThanOrEqual(4);
     expect(held.has(listPartition(ctx, 'SUB'))).toBe(false);
@@ -146,5 +153,14 @@ describe('the sharded subscription list', () => {
     expect(filtered.meta).toEqual({ total: 6, taken: 3, skipped: 1, approximateCount: false });
     expect(filtered.data.map((s) => s.id)).toEqual(pending.slice(1, 4));
     expect((await list(`customer_id=${customer.id}&take=100`, path)).data.map((s) => s.id)).toEqual(oldestFirst);
+
+    // A month on, each renewal (or start) writes its subscription's entry to its shard: the old partition empties.
+    clock.advance(32 * 86_400_000);
+    expect(await dueWork()).toEqual({ due: 16, done: 16, failed: 0 });
+    expect((await client.get(`/v2/subscriptions/${created[2]!.id}`)).body).toMatchObject({ status: 'active', current_period_started_at: expect.any(String) });
+    expect((await indexPartitionsHolding(client.workspace, 'SUB')).has(listPartition(ctx, 'SUB'))).toBe(false);
+    const after = await list('take=100', path);
+    expect(after.meta.total).toBe(16);
+    expect(after.data.map((s) => s.id)).toEqual(oldestFirst);
   });
 });

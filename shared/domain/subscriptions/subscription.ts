@@ -1,7 +1,7 @@
 import type { CollectionMethod } from '../collection/settings';
 import type { Ctx } from '../../context';
 import type { StoredItem } from '../../db/items';
-import { dueIndexKeys, entityKey, listIndexKeys } from '../../db/keys';
+import { dueIndexKeys, entityKey, listEntryPartition, listIndexKeys } from '../../db/keys';
 import { NotFound } from '../../errors';
 import type { BillingInterval } from '../catalog/price-configuration';
 import type { ProductType } from '../catalog/product';
@@ -141,6 +141,13 @@ export interface SubscriptionItem extends StoredItem {
 
 export const subscriptionKey = (ctx: Ctx, id: string) => entityKey(ctx, SUBSCRIPTION, id);
 export const subscriptionListKeys = (ctx: Ctx, createdAt: string, id: string) => listIndexKeys(ctx, SUBSCRIPTION, createdAt, id);
+
+/**
+ * Its list entry's partition as a renewal writes it: its shard, so an entry listed before the list was sharded moves
+ * there at its next renewal rather than keep one partition busy with every renewal of the workspace.
+ */
+export const subscriptionListShard = (ctx: Ctx, s: Pick<SubscriptionItem, 'id' | 'gsi1pk'>) =>
+  s.gsi1pk === undefined ? {} : { gsi1pk: listEntryPartition(ctx, SUBSCRIPTION, s.id) };
 export const subscriptionNotFound = (id: string) => new NotFound('subscription', id);
 
 export type PauseBilling = 'none' | 'continue';
