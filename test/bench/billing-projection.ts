@@ -7,10 +7,11 @@ export const billingProjection = `### Projection to AWS: 100,000 and 1,000,000 r
 
 This projection counts time and capacity; partition heat sets a second ceiling, measured apart
 (\`npm run bench -- --only heat\`, [docs/scale.md](scale.md)). Since issue 31, one workspace's renewals are bounded
-by heat at **≈ 1,000/s** (the subscription list's index partition, whose entry each renewal rewrites), one-off
-invoices at ≈ 3,000/s, webhook messages at ≈ 2,900/s and events at 40,000/s for the workspace; each entity's gapless
-numbering allows ≈ 364 renewals/s per entity. Where the table below gives more than 1,000 renewals/s for one
-workspace, the lower figure binds (several workspaces together reach the table's account quota instead).
+by heat at **≈ 7,000/s** (the invoice list's and the due index's shards, since the subscription list is sharded too),
+one-off invoices at ≈ 3,000/s, webhook messages at ≈ 2,200/s (the analytics' partitions) and events at 40,000/s for
+the workspace; each entity's gapless numbering allows ≈ 364 renewals/s per entity. Where the table below gives more
+than that for one workspace, the lower figure binds (several workspaces together reach the table's account quota
+instead).
 
 Assumptions, in one region: a strongly consistent \`BatchGetItem\` of 10–11 items ≈ 8 ms; a \`TransactWriteItems\` of 42
 items (10 renewals) ≈ 30 ms; the worker's CPU ≈ 2 ms per renewal on a 512 MB arm64 Lambda (the run above spends
@@ -32,7 +33,7 @@ a second (3,000 messages). The worker function runs up to 16 at once (\`maxConcu
 | enqueue: send, many entities | 10,000 batches × 20 ms / 16 ≈ 13 s | ≈ 125 s |
 | enqueue: send, one entity (one group, ≤ 3,000 messages/s) | ≈ 35 s | ≈ 5.5 min: past the scheduled function's 5 minutes, so the rest is sent by the next run (its cursor stopped where the first did), well before the entity's workers reach it |
 | **one entity**: one worker at a time, ≈ 100/s | ≈ 17 min | ≈ 2.8 h |
-| many entities: 16 workers × ≈ 100/s | ≈ 1,600/s of work, of which one workspace gets ≈ 1,000/s (heat, above): 100,000 in ≈ 1.7 min | ≈ 17 min |
+| many entities: 16 workers × ≈ 100/s | ≈ 1,600/s, under the heat's ≈ 7,000/s (above): 100,000 in ≈ 1 min | ≈ 10 min |
 | write units at 1,600/s | 1,600 × 15 ≈ 24,000 WCU/s: a new on-demand table serves 4,000 at first, so ≈ 270/s (≈ 6 min) on its first such day, until on-demand adapts or the table is pre-warmed | the same, ≈ 1 h on a cold new table |
 | more workers (\`maxConcurrency\` 100), many entities, table pre-warmed | the default 40,000 WCU/s table quota: 40,000 / 15 ≈ 2,700/s ≈ 40 s | ≈ 6 min |
 | DynamoDB calls | 100,000 × 0.3 ≈ 30,000, and 10,000 sends | ten times as many, and 100,000 sends |
