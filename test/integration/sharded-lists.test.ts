@@ -1,8 +1,8 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { makeCtx } from '../../shared/context';
+import { makeCtx, type Ctx } from '../../shared/context';
 import { db, tableName } from '../../shared/db/client';
 import { counterPlaces } from '../../shared/db/counters';
-import { counterKey, listPartition, listPartitions } from '../../shared/db/keys';
+import { counterKey, entityKey, listPartition, listPartitions } from '../../shared/db/keys';
 import { customerInvoiceCounter } from '../../shared/domain/invoices/read';
 import { runDueWork } from '../../shared/domain/schedules/run-due';
 import { startTestApi, withEntity, type Client, type TestApi } from '../support/api';
@@ -41,6 +41,13 @@ const byCreation = (a: { created_at: string; id: string }, b: { created_at: stri
 const addTotal = (key: { pk: string; sk: string }, delta: number) =>
   db.send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'ADD #t :d', ExpressionAttributeNames: { '#t': 'total' }, ExpressionAttributeValues: { ':d': delta } }));
 
+/** Moves these entries back into their list's unsharded partition, as a stack deployed before the shards left them. */
+async function intoUnshardedPartition(ctx: Ctx, type: 'INV' | 'SUB', ids: string[]) {
+  for (const id of ids) {
+    await db.send(new UpdateCommand({ TableName: tableName(), Key: entityKey(ctx, type, id), UpdateExpression: 'SET gsi1pk = :p', ExpressionAttributeValues: { ':p': listPartition(ctx, type) } }));
+  }
+}
+
 async function indexPartitionsHolding(workspace: string, type: 'INV' | 'SUB' = 'INV'): Promise<Map<string, number>> {
   const held = new Map<string, number>();
   for (const partition of listPartitions(makeCtx(workspace, 'test'), type)) {
@@ -65,9 +72,7 @@ describe('the sharded invoice list', () => {
     expect(held.has(listPartition(ctx, 'INV'))).toBe(false);
 
     // As a stack deployed before the shards left them: five entries in the unsharded partition, counted by the single item.
-    for (const invoice of created.slice(3, 8)) {
-      await db.send(new UpdateCommand({ TableName: tableName(), Key: { pk: `WS#${client.workspace}#INV#${invoice.id}`, sk: 'INV' }, UpdateExpression: 'SET gsi1pk = :p', ExpressionAttributeValues: { ':p': listPartition(ctx, 'INV') } }));
-    }
+    await intoUnshardedPartition(ctx, 'INV', created.slice(3, 8).map((i) => i.id));
     await addTotal(counterKey(ctx, 'INV'), 5);
     await addTotal(counterPlaces(ctx, 'INV')[1]!, -5);
     expect((await indexPartitionsHolding(client.workspace)).get(listPartition(ctx, 'INV'))).toBe(5);
@@ -132,9 +137,7 @@ describe('the sharded subscription list', () => {
     expect(held.has(listPartition(ctx, 'SUB'))).toBe(false);
 
     // As a stack deployed before the shards left them: four entries in the unsharded partition.
-    for (const subscription of created.slice(2, 6)) {
-      await db.send(new UpdateCommand({ TableName: tableName(), Key: { pk: `WS#${client.workspace}#SUB#${subscription.id}`, sk: 'SUB' }, UpdateExpression: 'SET gsi1pk = :p', ExpressionAttributeValues: { ':p': listPartition(ctx, 'SUB') } }));
-    }
+    await intoUnshardedPartition(ctx, 'SUB', created.slice(2, 6).map((s) => s.id));
     expect((await indexPartitionsHolding(client.workspace, 'SUB')).get(listPartition(ctx, 'SUB'))).toBe(4);
 
     const path = '/v2/subscriptions';

@@ -9,7 +9,7 @@ import type { CouponTerms } from '../invoices/invoice';
 import { line, type Period } from './lines';
 import { creditUse } from './proration';
 import {
-  billingDueKeys, dueAt, TRIAL_NOTICE_MS, couponsFor, periodStart, subscriptionKey, subscriptionListFields, subscriptionListShard, type StoredSubscriptionProduct, type SubscriptionItem,
+  billingDueKeys, dueAt, TRIAL_NOTICE_MS, couponsFor, periodStart, subscriptionKey, subscriptionListFields, subscriptionListPartition, type StoredSubscriptionProduct, type SubscriptionItem,
 } from './subscription';
 import {
   isMetered, meteredAmount, meteredUnits, periodClosedAt, readingKey, readMeteredUsage, usageDescription, usageReads,
@@ -154,7 +154,7 @@ export function billingStep(ctx: Ctx, s: SubscriptionItem, now: string, usage: U
   const next: SubscriptionItem = ending
     ? { ...base, status: 'cancelled', next_billing_at: null }
     : { ...base, status: s.status === 'paused' ? 'paused' : 'active', next_billing_at: current.ends_at, current_period_started_at: current.starts_at, current_period_ends_at: current.ends_at };
-  Object.assign(next, { lf: subscriptionListFields(next), ...subscriptionListShard(ctx, s) });
+  Object.assign(next, { lf: subscriptionListFields(next), gsi1pk: subscriptionListPartition(ctx, s.id) });
   if (!ending) Object.assign(next, billingDueKeys(ctx, next));
   return { at, lines, coupons: [...own, ...taken], period, next };
 }

@@ -146,8 +146,7 @@ export const subscriptionListKeys = (ctx: Ctx, createdAt: string, id: string) =>
  * Its list entry's partition as a renewal writes it: its shard, so an entry listed before the list was sharded moves
  * there at its next renewal rather than keep one partition busy with every renewal of the workspace.
  */
-export const subscriptionListShard = (ctx: Ctx, s: Pick<SubscriptionItem, 'id' | 'gsi1pk'>) =>
-  s.gsi1pk === undefined ? {} : { gsi1pk: listEntryPartition(ctx, SUBSCRIPTION, s.id) };
+export const subscriptionListPartition = (ctx: Ctx, id: string): string => listEntryPartition(ctx, SUBSCRIPTION, id);
 export const subscriptionNotFound = (id: string) => new NotFound('subscription', id);
 
 export type PauseBilling = 'none' | 'continue';
